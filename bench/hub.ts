@@ -1,0 +1,106 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { freePort, type ServerProcess, startServer } from './processes.js';
+
+/** One configuration of the hub; each scenario run gets its own process with it. */
+export interface HubConfig {
+  redis: boolean;
+  /** POOL_THREADS; absent: the hub's default (CPU count, 1..4). */
+  poolThreads?: number;
+  /**
+   * `fast`: token-counter's limits raised so they never reject (the limiter still runs every
+   * check), every other tool on its default policy. `timeouts`: also regex-tester's rate limit
+   * and budget raised, so an overdue-runs scenario collects TIMEOUT answers rather than 429s;
+   * its timeoutMs and in-flight caps stay the defaults.
+   */
+  policy: 'fast' | 'timeouts';
+}
+
+const NEVER_REJECT = {
+  limit: 100_000_000,
+  burst: 0,
+  computeBudgetMs: 1e12,
+  maxInFlight: 100_000,
+  maxInFlightPerClient: 100_000,
+};
+
+const POLICIES: Record<HubConfig['policy'], object> = {
+  fast: { tools: { 'token-counter': NEVER_REJECT } },
+  timeouts: {
+    tools: {
+      'token-counter': NEVER_REJECT,
+      'regex-tester': { limit: 100_000_000, burst: 0, computeBudgetMs: 1e12 },
+    },
+  },
+};
+
+export interface HubContext {
+  serverJs: string;
+  /** Folder for the policy files (a temporary directory of this run). */
+  dir: string;
+  redisUrl: string;
+  /** Unique per harness run; every hub process adds a sequence number to it. */
+  runId: string;
+}
+
+let sequence = 0;
+
+export async function writePolicyFiles(dir: string): Promise<void> {
+  for (const [name, body] of Object.entries(POLICIES)) {
+    await writeFile(join(dir, `policy-${name}.json`), JSON.stringify(body));
+  }
+}
+
+/**
+ * The hub's environment from scratch rather than from process.env: a REDIS_URL or POOL_THREADS
+ * in the caller's shell must not leak into the "memory" or "default pool" configurations.
+ */
+function hubEnv(config: HubConfig, ctx: HubContext, port: number): Record<string, string> {
+  const env: Record<string, string> = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    POLICY_FILE: join(ctx.dir, `policy-${config.policy}.json`),
+    // Distinct keys per process: runs never share rate-limit windows, and the shared Redis
+    // is never flushed (keys expire with their windows).
+    REDIS_PREFIX: `toolhub-bench:${ctx.runId}:${++sequence}:`,
+  };
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  if (config.redis) env.REDIS_URL = ctx.redisUrl;
+  if (config.poolThreads !== undefined) env.POOL_THREADS = String(config.poolThreads);
+  return env;
+}
+
+export function describeHub(config: HubConfig): string {
+  const pool = config.poolThreads === undefined ? 'default pool' : `POOL_THREADS=${config.poolThreads}`;
+  return `hub (${config.redis ? 'Redis' : 'in-process'} limiter, ${pool}, policy ${config.policy})`;
+}
+
+export async function startHub(config: HubConfig, ctx: HubContext): Promise<ServerProcess> {
+  // The probed port may be taken by someone else before the hub binds it: try once more.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      return await startServer({
+        name: describeHub(config),
+        args: [ctx.serverJs],
+        env: hubEnv(config, ctx, port),
+        port,
+        readyPath: '/readyz',
+        // A Redis configuration that silently fell back would measure the wrong thing.
+        readyCheck: (body) => {
+          const store = (JSON.parse(body) as { limiterStore?: unknown }).limiterStore;
+          const want = config.redis ? 'redis' : 'memory';
+          return store === undefined || store === want
+            ? null
+            : `limiter store is ${String(store)}, not ${want}`;
+        },
+      });
+    } catch (error) {
+      if (attempt >= 2 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+}

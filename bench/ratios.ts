@@ -1,0 +1,135 @@
+import { REGEX_TIMEOUT_MS } from './payloads.js';
+import type { RunRecord, ScenarioSummary } from './stats.js';
+import { spread } from './stats.js';
+
+/** One target of issue 5, as a number against a threshold. */
+export interface Ratio {
+  id: string;
+  label: string;
+  value: number | null;
+  direction: '>=' | '<=';
+  target: number;
+  /** null: not measured in this run (e.g. no --soak, or --only). */
+  met: boolean | null;
+  /** The figures behind the value, for the report. */
+  detail: string;
+  /** The same ratio per round (rounds pair A with B run next to it), when it has one. */
+  perRound: { min: number; max: number } | null;
+}
+
+export interface SoakFigures {
+  seconds: number;
+  rss30s: number;
+  rssEnd: number;
+}
+
+const P99_LIMIT_MS = 10;
+const TIMEOUT_SLACK_MS = 250;
+
+function pairRatio(runs: RunRecord[], a: string, b: string, pick: (r: RunRecord) => number) {
+  const values: number[] = [];
+  for (const ra of runs.filter((r) => r.scenario === a)) {
+    const rb = runs.find((r) => r.scenario === b && r.round === ra.round);
+    if (rb && pick(rb) > 0) values.push(pick(ra) / pick(rb));
+  }
+  if (values.length === 0) return null;
+  const s = spread(values);
+  return { min: s.min, max: s.max };
+}
+
+function ratio(base: Omit<Ratio, 'met'>): Ratio {
+  const { value, direction, target } = base;
+  const met =
+    value === null || Number.isNaN(value) ? null : direction === '>=' ? value >= target : value <= target;
+  return { ...base, value: value === null || Number.isNaN(value) ? null : value, met };
+}
+
+export function computeRatios(
+  summaries: Map<string, ScenarioSummary>,
+  runs: RunRecord[],
+  soak: SoakFigures | null,
+): Ratio[] {
+  const s = (id: string) => summaries.get(id);
+  const div = (a: number | undefined, b: number | undefined) =>
+    a === undefined || b === undefined || b === 0 ? null : a / b;
+  const hubRun = s('hub-run-redis');
+  const refPost = s('ref-post');
+  const index = s('hub-index');
+  const refGet = s('ref-get');
+  const noisy = s('noisy-5pct');
+  const calm = s('noisy-base');
+  const timeouts = s('timeout-latency')?.timeouts ?? null;
+  const limitMs = REGEX_TIMEOUT_MS + TIMEOUT_SLACK_MS;
+  const fmt = (n: number | undefined, digits = 0) => (n === undefined ? 'n/a' : n.toFixed(digits));
+  const out: Ratio[] = [
+    ratio({
+      id: 'runtime-post',
+      label: 'runtime POST (hub-run-redis) / ref-post, req/s',
+      value: div(hubRun?.rps.median, refPost?.rps.median),
+      direction: '>=',
+      target: 0.5,
+      detail: `${fmt(hubRun?.rps.median)} / ${fmt(refPost?.rps.median)} req/s`,
+      perRound: pairRatio(runs, 'hub-run-redis', 'ref-post', (r) => r.result.rps),
+    }),
+    ratio({
+      id: 'runtime-post-p99',
+      label: `runtime POST p99 / ${P99_LIMIT_MS} ms (at ${hubRun?.connections ?? '?'} connections)`,
+      value: div(hubRun?.p99.median, P99_LIMIT_MS),
+      direction: '<=',
+      target: 1,
+      detail: `p99 ${fmt(hubRun?.p99.median, 1)} ms`,
+      perRound: null,
+    }),
+    ratio({
+      id: 'index',
+      label: 'hub-index / ref-get, req/s',
+      value: div(index?.rps.median, refGet?.rps.median),
+      direction: '>=',
+      target: 0.9,
+      detail: `${fmt(index?.rps.median)} / ${fmt(refGet?.rps.median)} req/s`,
+      perRound: pairRatio(runs, 'hub-index', 'ref-get', (r) => r.result.rps),
+    }),
+  ];
+  // Two conditions, one row: the ratio and "no good request fails".
+  const noisyRatio = ratio({
+    id: 'noisy',
+    label: 'good req/s with 5% catastrophic / without',
+    value: div(noisy?.goodRps.median, calm?.goodRps.median),
+    direction: '>=',
+    target: 0.7,
+    detail: `${fmt(noisy?.goodRps.median)} / ${fmt(calm?.goodRps.median)} good req/s; good failures ${
+      noisy ? noisy.goodFailures + (calm?.goodFailures ?? 0) : 'n/a'
+    }`,
+    perRound: pairRatio(runs, 'noisy-5pct', 'noisy-base', (r) => r.goodRps),
+  });
+  if (noisyRatio.met === true && (noisy?.goodFailures ?? 0) + (calm?.goodFailures ?? 0) > 0)
+    noisyRatio.met = false;
+  out.push(noisyRatio);
+  out.push(
+    ratio({
+      id: 'timeout',
+      label: `TIMEOUT answer p99 / (timeoutMs + ${TIMEOUT_SLACK_MS} ms)`,
+      value: timeouts ? timeouts.p99 / limitMs : null,
+      direction: '<=',
+      target: 1,
+      detail: timeouts
+        ? `p99 ${timeouts.p99.toFixed(0)} ms of ${timeouts.count} TIMEOUT answers (p50 ${timeouts.p50.toFixed(0)}, max ${timeouts.max.toFixed(0)}); limit ${limitMs} ms`
+        : 'no TIMEOUT answers',
+      perRound: null,
+    }),
+  );
+  out.push(
+    ratio({
+      id: 'soak',
+      label: 'RSS after the soak / after 30 s',
+      value: soak ? soak.rssEnd / soak.rss30s : null,
+      direction: '<=',
+      target: 1.1,
+      detail: soak
+        ? `${(soak.rss30s / 2 ** 20).toFixed(0)} MiB at 30 s, ${(soak.rssEnd / 2 ** 20).toFixed(0)} MiB at ${soak.seconds} s`
+        : 'not run (use --soak)',
+      perRound: null,
+    }),
+  );
+  return out;
+}

@@ -1,0 +1,6 @@
+// Regenerates the generated sections of README.md and skills/<toolId>/SKILL.md (`npm run docs`).
+import { generatedDocs, writeDocs } from '../src/docs/generate.js';
+import { scanTools } from '../src/registry.js';
+
+const changed = writeDocs(generatedDocs(await scanTools()));
+console.log(changed.length ? `updated:\n${changed.join('\n')}` : 'docs are up to date');

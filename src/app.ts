@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import { type HubConfig, loadConfig } from './config/index.js';
+import { resolvePolicies } from './config/policy.js';
+import { HubError } from './errors.js';
+import cataloguePlugin from './plugins/catalogue.js';
+import errorsPlugin from './plugins/errors.js';
+import limitsPlugin from './plugins/limits.js';
+import metricsPlugin from './plugins/metrics.js';
+import poolPlugin from './plugins/pool.js';
+import pressurePlugin from './plugins/pressure.js';
+import runnerPlugin from './plugins/runner.js';
+import { scanTools } from './registry.js';
+import dedicatedRoutes from './routes/dedicated.js';
+import healthRoutes from './routes/health.js';
+import runtimeRoutes from './routes/runtime.js';
+import { compileValidators } from './run/input.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    hubConfig: HubConfig;
+  }
+}
+
+export interface BuildOptions {
+  /** Environment variables; default process.env (tests pass their own). */
+  env?: Record<string, string | undefined>;
+  /** pino options or false; default: level from LOG_LEVEL. */
+  logger?: FastifyServerOptions['logger'];
+  /** Replaces the built-in tools/ folder (tests of the registry); EXTRA_TOOL_DIRS still apply. */
+  toolsDir?: string;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the whole app without listening (fastify/demo): tests drive it with inject(). */
+export async function buildApp(options: BuildOptions = {}) {
+  const config: HubConfig = loadConfig(options.env ?? process.env);
+  const { env } = config;
+  const tools = await scanTools(config.extraToolDirs, options.toolsDir);
+  const policies = resolvePolicies(
+    [...tools.values()].map((t) => t.def),
+    env,
+    config.policyFile,
+  );
+
+  const app = Fastify({
+    logger: options.logger ?? { level: env.LOG_LEVEL },
+    // fastify accepts a hop count at run time; its types omit it.
+    trustProxy: config.trustProxy as boolean | string[],
+    bodyLimit: env.BODY_LIMIT_BYTES,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    requestIdHeader: false,
+    // Honour a well-formed x-request-id; anything else gets a fresh id.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    // One log line per request (onResponse below) instead of fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    // Requests that arrive while closing get our own 503 below, not fastify's shape.
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+  });
+
+  app.decorate('hubConfig', config);
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (closing) {
+      throw new HubError('CONCURRENCY_LIMIT', 'the instance is shutting down; retry shortly', {
+        status: 503,
+        headers: { 'Retry-After': 1, Connection: 'close' },
+      });
+    }
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    // A keep-alive socket would hold server.close() open after its last answer.
+    if (closing) reply.header('Connection', 'close');
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: reply.elapsedTime },
+      'request completed',
+    );
+  });
+
+  await app.register(errorsPlugin);
+  await app.register(pressurePlugin, env);
+  await app.register(limitsPlugin, {
+    redisUrl: env.REDIS_URL,
+    prefix: env.REDIS_PREFIX,
+    commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
+    policies,
+  });
+  await app.register(poolPlugin, {
+    threads: env.POOL_THREADS,
+    maxQueue: env.POOL_MAX_QUEUE,
+    queueWaitMs: env.QUEUE_WAIT_MS,
+    heapMb: env.WORKER_HEAP_MB,
+    resultMaxBytes: env.RESULT_MAX_BYTES,
+    tools: Object.fromEntries([...tools].map(([id, t]) => [id, t.runPath])),
+  });
+  await app.register(metricsPlugin);
+  await app.register(runnerPlugin, {
+    tools,
+    policies,
+    validators: compileValidators(tools),
+    runtimeEnabled: config.runtimeEnabled,
+  });
+  await app.register(cataloguePlugin, {
+    baseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`,
+    runtimeEnabled: config.runtimeEnabled,
+  });
+  await app.register(healthRoutes);
+  await app.register(runtimeRoutes);
+  await app.register(dedicatedRoutes);
+  return app;
+}

@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { stringify as toYaml } from 'yaml';
+import { projectRoot, skillsDir } from '../paths.js';
+import type { RegisteredTool } from '../registry.js';
+import { type CatalogueContext, describeTool, remoteCallable } from './descriptor.js';
+import { buildOpenApi } from './openapi.js';
+
+/** A document served as is: its body, built once at boot, and its ETag. */
+export interface Served {
+  body: string;
+  etag: string;
+  type: string;
+}
+
+export interface Catalogue {
+  index: Served;
+  bundle: Served;
+  descriptors: Map<string, Served>;
+  /** `skills/<toolId>/SKILL.md` and `skills/common/<name>.md`, by URL path. */
+  markdown: Map<string, Served>;
+  openapiJson: Served;
+  openapiYaml: Served;
+  openapi: Record<string, unknown>;
+}
+
+export const COMMON_FILES = {
+  errorHandling: 'error-handling.md',
+  invocationPatterns: 'invocation-patterns.md',
+  safetyDefaults: 'safety-defaults.md',
+} as const;
+
+const EXAMPLES = ['basic', 'edgeCase', 'expectedOutput'] as const;
+
+function served(body: string, type: string): Served {
+  return { body, type, etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"` };
+}
+
+const json = (value: unknown) => served(JSON.stringify(value), 'application/json; charset=utf-8');
+const markdown = (text: string) => served(text, 'text/markdown; charset=utf-8');
+
+/** Where a tool's docs live: skills/<id>/ at the root, or skills/ beside a plug-in tool's module. */
+function skillFolder(id: string, tool: RegisteredTool): string | null {
+  for (const dir of [join(skillsDir, id), join(dirname(tool.runPath), 'skills')]) {
+    if (existsSync(join(dir, 'SKILL.md'))) return dir;
+  }
+  return null;
+}
+
+function toolFiles(id: string, tool: RegisteredTool) {
+  const dir = skillFolder(id, tool);
+  // A plug-in tool without docs still gets a catalogue entry made from its definition.
+  const skillMd = dir
+    ? readFileSync(join(dir, 'SKILL.md'), 'utf8')
+    : `# ${tool.def.name}\n\n${tool.def.description}\n`;
+  const examples = Object.fromEntries(
+    EXAMPLES.map((name) => {
+      const path = dir ? join(dir, 'examples', `${name}.json`) : '';
+      return [name, path && existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {}];
+    }),
+  ) as Record<(typeof EXAMPLES)[number], Record<string, unknown>>;
+  return { skillMd, examples };
+}
+
+/** Builds every catalogue document once; requests are then answered from memory. */
+export function buildCatalogue(ctx: CatalogueContext): Catalogue {
+  const generatedAt = new Date().toISOString();
+  const version = String(JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).version);
+  const ids = [...ctx.tools.keys()].sort();
+  const entry = (id: string) => ({
+    toolId: id,
+    modeLabel: 'Dedicated API',
+    remoteMode: 'dedicated_api',
+    remoteCallable: remoteCallable(ctx, id),
+    riskClass: ctx.policies.get(id)!.riskClass,
+  });
+  const markdownFiles = new Map<string, Served>();
+  const common: Record<string, string> = {};
+  for (const [key, file] of Object.entries(COMMON_FILES)) {
+    const text = readFileSync(join(skillsDir, 'common', file), 'utf8');
+    common[key] = text;
+    markdownFiles.set(`/skills/common/${file}`, markdown(text));
+  }
+  const bundleTools = ids.map((id) => {
+    const files = toolFiles(id, ctx.tools.get(id)!);
+    markdownFiles.set(`/skills/${id}/SKILL.md`, markdown(files.skillMd));
+    return { ...entry(id), files };
+  });
+  const descriptors = new Map(
+    ids.map((id) => [id, json({ generatedAt, tool: describeTool(ctx, ctx.tools.get(id)!.def) })] as const),
+  );
+  const openapi = buildOpenApi(ctx, version);
+  return {
+    index: json({
+      generatedAt,
+      version,
+      toolCount: ids.length,
+      commonFiles: Object.values(COMMON_FILES).map((f) => `/skills/common/${f}`),
+      tools: ids.map(entry),
+    }),
+    bundle: json({ generatedAt, version, toolCount: ids.length, common, tools: bundleTools }),
+    descriptors,
+    markdown: markdownFiles,
+    openapiJson: json(openapi),
+    openapiYaml: served(toYaml(openapi, { aliasDuplicateObjects: false }), 'application/yaml; charset=utf-8'),
+    openapi,
+  };
+}

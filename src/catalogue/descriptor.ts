@@ -1,0 +1,127 @@
+import type { ToolPolicy } from '../config/policy.js';
+import type { RegisteredTool } from '../registry.js';
+import type { ToolDefinition } from '../shared/tool-def.js';
+
+export const CONTRACT_VERSION = '2.0.0';
+export const RUNTIME_PATH = '/api/tools/run/';
+export const OPENAPI_PATH = '/api/openapi.yaml';
+
+export interface CatalogueContext {
+  /** Public base address of the hub (no trailing slash). */
+  baseUrl: string;
+  tools: Map<string, RegisteredTool>;
+  policies: Map<string, ToolPolicy>;
+  runtimeEnabled: boolean;
+}
+
+/** Whether a remote client can call the tool right now (operator switches included). */
+export function remoteCallable(ctx: CatalogueContext, id: string): boolean {
+  return ctx.runtimeEnabled && ctx.policies.get(id)!.enabled;
+}
+
+/** The policy object of spec section 8, from the effective policy (operator overrides included). */
+export function policyView(p: ToolPolicy): Record<string, unknown> {
+  return {
+    limit: p.limit,
+    burst: p.burst,
+    windowSec: p.windowSec,
+    inputMaxBytes: p.inputMaxBytes,
+    timeoutMs: p.timeoutMs,
+    cacheTtlSec: p.cacheTtlSec,
+    networkEnabled: p.networkEnabled,
+    supportsStreaming: p.supportsStreaming,
+    riskClass: p.riskClass,
+    enabled: p.enabled,
+    runtimeSurface: p.runtimeSurface,
+    maxInFlight: p.maxInFlight,
+    maxInFlightPerClient: p.maxInFlightPerClient,
+    computeBudgetMs: p.computeBudgetMs,
+  };
+}
+
+/** The tool descriptor of spec 2.5 (`tool` member of GET /api/tools/{toolId}.json). */
+export function describeTool(ctx: CatalogueContext, def: ToolDefinition): Record<string, unknown> {
+  const policy = ctx.policies.get(def.id)!;
+  const callable = remoteCallable(ctx, def.id);
+  const endpoints = def.endpoints.flatMap((ep) =>
+    ep.methods.map((method) => ({ method, path: ep.path, summary: ep.summary })),
+  );
+  return {
+    id: def.id,
+    name: def.name,
+    description: def.description,
+    category: def.category,
+    icon: def.icon,
+    keywords: def.keywords,
+    ...(def.hasApi === undefined ? {} : { hasApi: def.hasApi }),
+    remoteCallable: callable,
+    remoteMode: 'dedicated_api',
+    riskClass: policy.riskClass,
+    maxInputBytes: policy.inputMaxBytes,
+    timeoutMs: policy.timeoutMs,
+    supportsStreaming: policy.supportsStreaming,
+    url: `/tools/${def.id}/`,
+    tags: def.tags,
+    faqs: def.faqs,
+    howTo: def.howTo,
+    agentContract: {
+      toolId: def.id,
+      contractVersion: CONTRACT_VERSION,
+      remote_callable: callable,
+      remote_mode: 'dedicated_api',
+      risk_class: policy.riskClass,
+      max_input_bytes: policy.inputMaxBytes,
+      timeout_ms: policy.timeoutMs,
+      supports_streaming: policy.supportsStreaming,
+      preferred_surface: 'dedicated_api',
+      dedicated_api: {
+        baseUrl: ctx.baseUrl,
+        openapiUrl: `${ctx.baseUrl}${OPENAPI_PATH}`,
+        endpoints,
+        riskClass: policy.riskClass,
+        inputMaxBytes: policy.inputMaxBytes,
+        timeoutMs: policy.timeoutMs,
+      },
+      runtime: runtimeContract(def, policy),
+      semantic_fields: def.semanticFields,
+    },
+    relatedTools: def.relatedTools.map((id) => {
+      const rel = ctx.tools.get(id)!.def;
+      return { id, name: rel.name, url: `/tools/${id}/`, category: rel.category };
+    }),
+  };
+}
+
+function runtimeContract(def: ToolDefinition, policy: ToolPolicy): Record<string, unknown> {
+  const slot = (s: 'a' | 'b' | 'c') => {
+    const names = [
+      ...new Set([def.fields[s], ...Object.values(def.fieldsByMode ?? {}).map((f) => f[s])]),
+    ].filter((n): n is string => typeof n === 'string');
+    return names.length
+      ? `${names.join(' or ')}: ${names.map((n) => def.semanticFields[n] ?? n).join(' / ')}`
+      : 'unused';
+  };
+  return {
+    endpoint: RUNTIME_PATH,
+    methods: ['GET', 'POST'],
+    queryParams: [
+      { name: 'toolId', required: true, description: `Always '${def.id}'` },
+      { name: 'a', required: true, description: slot('a') },
+      { name: 'b', required: false, description: slot('b') },
+      { name: 'c', required: false, description: slot('c') },
+      {
+        name: 'mode',
+        required: false,
+        description: `One of ${def.modes.join(', ')} (default ${def.modes[0]})`,
+      },
+      { name: 'source', required: false, description: 'web, api (default), mcp or direct_framework' },
+    ],
+    postBodyShape: {
+      toolId: 'string',
+      source: 'string (optional): web | api | mcp | direct_framework',
+      input: { a: 'string', b: 'string (optional)', c: 'string (optional)', mode: 'string (optional)' },
+    },
+    exampleGet: `${RUNTIME_PATH}?toolId=${def.id}&a={a}`,
+    policy: policyView(policy),
+  };
+}

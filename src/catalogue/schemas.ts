@@ -1,0 +1,258 @@
+import { ERROR_CODES } from '../errors.js';
+
+/** JSON Schemas of the hub's responses (spec section 2), used by the OpenAPI document and its tests. */
+const str = { type: 'string' } as const;
+const strArray = { type: 'array', items: str } as const;
+const freeForm = { type: 'object', additionalProperties: true } as const;
+
+export const RESPONSE_SCHEMAS = {
+  ToolRunSuccess: {
+    type: 'object',
+    required: ['ok', 'result'],
+    properties: {
+      ok: { const: true },
+      result: { ...freeForm, description: 'Tool-specific result (see each tool)' },
+      runtime: { $ref: '#/components/schemas/Runtime' },
+    },
+  },
+  ToolRunError: {
+    type: 'object',
+    required: ['ok', 'error', 'errorCode'],
+    properties: {
+      ok: { const: false },
+      error: { ...str, description: 'A message for humans; 5xx messages carry no internal detail' },
+      errorCode: { enum: ERROR_CODES },
+      rateLimit: { $ref: '#/components/schemas/RateLimit' },
+      runtime: { $ref: '#/components/schemas/Runtime' },
+    },
+  },
+  Runtime: {
+    type: 'object',
+    required: ['toolId', 'requestId', 'durationMs', 'queuedMs', 'timeoutMs', 'source'],
+    additionalProperties: true,
+    properties: {
+      toolId: str,
+      requestId: str,
+      surface: { enum: ['runtime', 'dedicated'] },
+      source: { enum: ['web', 'api', 'mcp', 'direct_framework'] },
+      mode: str,
+      durationMs: { type: 'number', description: 'Execution time in the worker' },
+      queuedMs: { type: 'number', description: 'Wait for a worker' },
+      timeoutMs: { type: 'integer' },
+      cached: { type: 'boolean' },
+    },
+  },
+  RateLimit: {
+    type: 'object',
+    required: ['limit', 'burst', 'windowSec', 'remaining', 'resetMs', 'retryAfterSec'],
+    properties: {
+      limit: { type: 'integer' },
+      burst: { type: 'integer' },
+      windowSec: { type: 'integer' },
+      remaining: { type: 'integer', description: 'Runs left in the window, burst included' },
+      resetMs: { type: 'integer' },
+      retryAfterSec: { type: 'integer' },
+    },
+  },
+  SkillsIndex: {
+    type: 'object',
+    required: ['generatedAt', 'version', 'toolCount', 'commonFiles', 'tools'],
+    properties: {
+      generatedAt: { type: 'string', format: 'date-time' },
+      version: str,
+      toolCount: { type: 'integer' },
+      commonFiles: strArray,
+      tools: { type: 'array', items: { $ref: '#/components/schemas/SkillsIndexTool' } },
+    },
+  },
+  SkillsIndexTool: {
+    type: 'object',
+    required: ['toolId', 'modeLabel', 'remoteMode', 'remoteCallable', 'riskClass'],
+    properties: {
+      toolId: str,
+      modeLabel: str,
+      remoteMode: str,
+      remoteCallable: { type: 'boolean' },
+      riskClass: str,
+    },
+  },
+  SkillsBundle: {
+    type: 'object',
+    required: ['generatedAt', 'version', 'toolCount', 'common', 'tools'],
+    properties: {
+      generatedAt: { type: 'string', format: 'date-time' },
+      version: str,
+      toolCount: { type: 'integer' },
+      common: {
+        type: 'object',
+        required: ['errorHandling', 'invocationPatterns', 'safetyDefaults'],
+        properties: { errorHandling: str, invocationPatterns: str, safetyDefaults: str },
+      },
+      tools: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['toolId', 'modeLabel', 'remoteMode', 'riskClass', 'remoteCallable', 'files'],
+          properties: {
+            toolId: str,
+            modeLabel: str,
+            remoteMode: str,
+            riskClass: str,
+            remoteCallable: { type: 'boolean' },
+            files: {
+              type: 'object',
+              required: ['skillMd', 'examples'],
+              properties: {
+                skillMd: str,
+                examples: {
+                  type: 'object',
+                  required: ['basic', 'edgeCase', 'expectedOutput'],
+                  properties: { basic: freeForm, edgeCase: freeForm, expectedOutput: freeForm },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  ToolDescriptor: {
+    type: 'object',
+    required: ['generatedAt', 'tool'],
+    properties: {
+      generatedAt: { type: 'string', format: 'date-time' },
+      tool: {
+        type: 'object',
+        required: [
+          'id',
+          'name',
+          'description',
+          'category',
+          'icon',
+          'keywords',
+          'remoteCallable',
+          'remoteMode',
+          'riskClass',
+          'maxInputBytes',
+          'timeoutMs',
+          'supportsStreaming',
+          'url',
+          'tags',
+          'faqs',
+          'howTo',
+          'agentContract',
+          'relatedTools',
+        ],
+        properties: {
+          id: str,
+          name: str,
+          description: str,
+          category: { enum: ['devtools', 'ai'] },
+          icon: str,
+          keywords: strArray,
+          hasApi: { type: 'boolean' },
+          remoteCallable: { type: 'boolean' },
+          remoteMode: { enum: ['dedicated_api'] },
+          riskClass: { enum: ['L', 'M', 'H'] },
+          maxInputBytes: { type: 'integer' },
+          timeoutMs: { type: 'integer' },
+          supportsStreaming: { type: 'boolean' },
+          url: str,
+          tags: strArray,
+          faqs: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['question', 'answer'],
+              properties: { question: str, answer: str },
+            },
+          },
+          howTo: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['title', 'description'],
+              properties: { title: str, description: str },
+            },
+          },
+          agentContract: { $ref: '#/components/schemas/AgentContract' },
+          relatedTools: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['id', 'name', 'url', 'category'],
+              properties: { id: str, name: str, url: str, category: str },
+            },
+          },
+        },
+      },
+    },
+  },
+  AgentContract: {
+    type: 'object',
+    required: [
+      'toolId',
+      'contractVersion',
+      'remote_callable',
+      'remote_mode',
+      'risk_class',
+      'max_input_bytes',
+      'timeout_ms',
+      'supports_streaming',
+      'preferred_surface',
+      'dedicated_api',
+      'runtime',
+      'semantic_fields',
+    ],
+    properties: {
+      toolId: str,
+      contractVersion: str,
+      remote_callable: { type: 'boolean' },
+      remote_mode: str,
+      risk_class: str,
+      max_input_bytes: { type: 'integer' },
+      timeout_ms: { type: 'integer' },
+      supports_streaming: { type: 'boolean' },
+      preferred_surface: str,
+      dedicated_api: {
+        type: 'object',
+        required: ['baseUrl', 'openapiUrl', 'endpoints', 'riskClass', 'inputMaxBytes', 'timeoutMs'],
+        properties: {
+          baseUrl: str,
+          openapiUrl: str,
+          endpoints: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['method', 'path', 'summary'],
+              properties: { method: str, path: str, summary: str },
+            },
+          },
+          riskClass: str,
+          inputMaxBytes: { type: 'integer' },
+          timeoutMs: { type: 'integer' },
+        },
+      },
+      runtime: {
+        type: 'object',
+        required: ['endpoint', 'methods', 'queryParams', 'postBodyShape', 'exampleGet', 'policy'],
+        properties: {
+          endpoint: str,
+          methods: strArray,
+          queryParams: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['name', 'required', 'description'],
+              properties: { name: str, required: { type: 'boolean' }, description: str },
+            },
+          },
+          postBodyShape: freeForm,
+          exampleGet: str,
+          policy: freeForm,
+        },
+      },
+      semantic_fields: { type: 'object', additionalProperties: str },
+    },
+  },
+} as const;

@@ -1,0 +1,38 @@
+import { type EnvConfig, loadEnv } from './env.js';
+import { type PolicyFile, readPolicyFile } from './policy.js';
+
+export interface HubConfig {
+  env: EnvConfig;
+  policyFile: PolicyFile;
+  /** RUNTIME_ENABLED and the policy file's `runtimeEnabled` must both allow runs. */
+  runtimeEnabled: boolean;
+  trustProxy: boolean | number | string[];
+  extraToolDirs: string[];
+}
+
+/** Everything configurable, read and checked once at boot; throws ConfigError on a bad value. */
+export function loadConfig(vars: Record<string, string | undefined>): HubConfig {
+  const env = loadEnv(vars);
+  const policyFile = env.POLICY_FILE ? readPolicyFile(env.POLICY_FILE) : {};
+  return {
+    env,
+    policyFile,
+    runtimeEnabled: env.RUNTIME_ENABLED && policyFile.runtimeEnabled !== false,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    extraToolDirs: splitList(env.EXTRA_TOOL_DIRS),
+  };
+}
+
+function parseTrustProxy(value: string): boolean | number | string[] {
+  if (value === 'false' || value === '0' || value === '') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return splitList(value);
+}
+
+export function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

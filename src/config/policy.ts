@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import { parse as parseYaml } from 'yaml';
+import type { RiskClass, ToolDefinition } from '../shared/tool-def.js';
+import { ConfigError, type EnvConfig } from './env.js';
+
+/** The effective runtime policy of one tool: the module's defaults, then the operator's overrides. */
+export interface ToolPolicy {
+  limit: number;
+  burst: number;
+  windowSec: number;
+  inputMaxBytes: number;
+  timeoutMs: number;
+  cacheTtlSec: number;
+  enabled: boolean;
+  runtimeSurface: boolean;
+  maxInFlight: number;
+  maxInFlightPerClient: number;
+  computeBudgetMs: number;
+  networkEnabled: false;
+  supportsStreaming: false;
+  riskClass: RiskClass;
+}
+
+/** Defaults for the fields a tool module does not declare (README "Limits"). */
+export const POLICY_DEFAULTS = {
+  cacheTtlSec: 0,
+  enabled: true,
+  runtimeSurface: true,
+  maxInFlight: 16,
+  maxInFlightPerClient: 4,
+  /** Worker milliseconds per client and tool per window: half a worker thread at most. */
+  computeBudgetFraction: 0.5,
+} as const;
+
+const int = (min: number, max: number) => ({ type: 'integer', minimum: min, maximum: max });
+export const POLICY_OVERRIDE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: int(1, 1_000_000_000),
+    burst: int(0, 1_000_000_000),
+    windowSec: int(1, 86_400),
+    inputMaxBytes: int(1, 268_435_456),
+    timeoutMs: int(1, 600_000),
+    cacheTtlSec: int(0, 86_400),
+    enabled: { type: 'boolean' },
+    runtimeSurface: { type: 'boolean' },
+    maxInFlight: int(1, 100_000),
+    maxInFlightPerClient: int(1, 100_000),
+    computeBudgetMs: int(1, 1_000_000_000_000),
+  },
+} as const;
+
+const FILE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    runtimeEnabled: { type: 'boolean' },
+    tools: { type: 'object', additionalProperties: POLICY_OVERRIDE_SCHEMA },
+  },
+} as const;
+
+export type PolicyOverride = Partial<Omit<ToolPolicy, 'networkEnabled' | 'supportsStreaming' | 'riskClass'>>;
+export interface PolicyFile {
+  runtimeEnabled?: boolean;
+  tools?: Record<string, PolicyOverride>;
+}
+
+const validateFile = new Ajv({ allErrors: true, strict: false }).compile<PolicyFile>(FILE_SCHEMA);
+
+/** Reads and checks POLICY_FILE (JSON or YAML); every problem names the file and the field. */
+export function readPolicyFile(path: string): PolicyFile {
+  let data: unknown;
+  try {
+    const text = readFileSync(path, 'utf8');
+    data = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`POLICY_FILE ${path}: ${(err as Error).message}`);
+  }
+  if (!validateFile(data)) {
+    const problems = (validateFile.errors ?? []).map((e) => {
+      const extra = e.params.additionalProperty ? ` '${e.params.additionalProperty}'` : '';
+      return `${e.instancePath || '/'} ${e.message}${extra}`;
+    });
+    throw new ConfigError(`POLICY_FILE ${path}: ${problems.join('; ')}`);
+  }
+  return data;
+}
+
+/** Every tool's effective policy; unknown toolIds in the file or DISABLED_TOOLS stop the boot. */
+export function resolvePolicies(
+  tools: readonly ToolDefinition[],
+  env: Pick<EnvConfig, 'DISABLED_TOOLS'>,
+  file: PolicyFile,
+): Map<string, ToolPolicy> {
+  const known = new Set(tools.map((t) => t.id));
+  const disabled = env.DISABLED_TOOLS.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const id of [...Object.keys(file.tools ?? {}), ...disabled]) {
+    if (!known.has(id)) throw new ConfigError(`unknown toolId '${id}' (known: ${[...known].join(', ')})`);
+  }
+  const policies = new Map<string, ToolPolicy>();
+  for (const tool of tools) {
+    const override = file.tools?.[tool.id] ?? {};
+    const windowSec = override.windowSec ?? tool.policy.windowSec;
+    const policy: ToolPolicy = {
+      ...tool.policy,
+      cacheTtlSec: POLICY_DEFAULTS.cacheTtlSec,
+      enabled: POLICY_DEFAULTS.enabled,
+      runtimeSurface: POLICY_DEFAULTS.runtimeSurface,
+      maxInFlight: POLICY_DEFAULTS.maxInFlight,
+      maxInFlightPerClient: POLICY_DEFAULTS.maxInFlightPerClient,
+      computeBudgetMs: Math.round(windowSec * 1000 * POLICY_DEFAULTS.computeBudgetFraction),
+      ...override,
+      networkEnabled: false,
+      supportsStreaming: false,
+      riskClass: tool.riskClass,
+    };
+    if (disabled.includes(tool.id)) policy.enabled = false;
+    policies.set(tool.id, policy);
+  }
+  return policies;
+}

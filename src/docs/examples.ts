@@ -1,0 +1,43 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { skillsDir } from '../paths.js';
+import type { ToolDefinition } from '../shared/tool-def.js';
+
+/**
+ * The example files of a tool (CONTRACT §7): `basic.json` is a ready body for
+ * POST /api/tools/run/; `edgeCase.json` is `{description, request, expect}` where
+ * `expect` is `{status, errorCode}` or `{status: 200, result}` (a subset of the result);
+ * `expectedOutput.json` is what running `basic` really returns as `result`.
+ */
+export interface ToolExamples {
+  basic: Record<string, unknown>;
+  edgeCase: { description: string; request: Record<string, unknown>; expect: EdgeExpectation };
+  expectedOutput: Record<string, unknown>;
+}
+
+export interface EdgeExpectation {
+  status: number;
+  errorCode?: string;
+  result?: Record<string, unknown>;
+}
+
+export const EXAMPLE_NAMES = ['basic', 'edgeCase', 'expectedOutput'] as const;
+
+export function examplePath(toolId: string, name: (typeof EXAMPLE_NAMES)[number]): string {
+  return join(skillsDir, toolId, 'examples', `${name}.json`);
+}
+
+export function readExamples(toolId: string): ToolExamples {
+  const read = (name: (typeof EXAMPLE_NAMES)[number]) => {
+    const path = examplePath(toolId, name);
+    if (!existsSync(path)) throw new Error(`${path} is missing`);
+    return JSON.parse(readFileSync(path, 'utf8'));
+  };
+  return { basic: read('basic'), edgeCase: read('edgeCase'), expectedOutput: read('expectedOutput') };
+}
+
+/** The result without the fields that move with the clock. */
+export function stableResult(def: ToolDefinition, result: Record<string, unknown>): Record<string, unknown> {
+  const volatile = new Set(def.volatileResultFields ?? []);
+  return Object.fromEntries(Object.entries(result).filter(([k]) => !volatile.has(k)));
+}

@@ -1,0 +1,83 @@
+import type { ToolPolicy } from '../config/policy.js';
+import { fieldsFor } from '../run/input.js';
+import type { ToolDefinition } from '../shared/tool-def.js';
+
+/**
+ * The generated sections of `skills/<toolId>/SKILL.md`: inputs, endpoints and limits
+ * come from the tool module (and its effective policy), so the numbers an agent reads
+ * are the numbers the hub enforces. Prose around them is written by hand.
+ */
+export function skillSections(def: ToolDefinition, policy: ToolPolicy): Record<string, string> {
+  return { inputs: inputsTable(def), endpoints: endpointsList(def), limits: limitsTable(policy) };
+}
+
+function inputsTable(def: ToolDefinition): string {
+  const props = (def.input.properties ?? {}) as Record<string, { type?: unknown; default?: unknown }>;
+  const required = new Set((def.input.required as string[] | undefined) ?? []);
+  const rows: string[] = [];
+  const seen = new Set<string>();
+  for (const mode of def.modes) {
+    const fields = fieldsFor(def, mode);
+    for (const slot of ['a', 'b', 'c'] as const) {
+      const name = fields[slot];
+      if (!name || seen.has(`${slot}:${name}`)) continue;
+      seen.add(`${slot}:${name}`);
+      const p = props[name] ?? {};
+      const type = Array.isArray(p.type) ? p.type.join(' or ') : String(p.type ?? 'any');
+      const req = required.has(name)
+        ? 'yes'
+        : p.default !== undefined
+          ? `no (default ${JSON.stringify(p.default)})`
+          : 'no';
+      const modes =
+        def.fieldsByMode && Object.keys(def.fieldsByMode).length > 0 ? modesOf(def, slot, name) : 'all';
+      rows.push(
+        `| \`${slot}\` | \`${name}\` | ${type} | ${req} | ${modes} | ${cell(def.semanticFields[name] ?? '')} |`,
+      );
+    }
+  }
+  for (const [name, p] of Object.entries(props)) {
+    if ([...seen].some((s) => s.endsWith(`:${name}`))) continue;
+    rows.push(
+      `| - | \`${name}\` | ${String(p.type ?? 'any')} | no | dedicated only | ${cell(def.semanticFields[name] ?? '')} |`,
+    );
+  }
+  const modeField = def.modeField ? `\`${def.modeField}\`` : '(implied by the dedicated path)';
+  rows.push(
+    `| \`mode\` | ${modeField} | string | no (default \`${def.modes[0]}\`) | - | ${def.modes.map((m) => `\`${m}\``).join(', ')} |`,
+  );
+  return [
+    '| generic | dedicated field | type | required | modes | meaning |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
+function modesOf(def: ToolDefinition, slot: 'a' | 'b' | 'c', name: string): string {
+  return def.modes.filter((m) => fieldsFor(def, m)[slot] === name).join(', ');
+}
+
+function endpointsList(def: ToolDefinition): string {
+  const lines = [`- \`GET|POST /api/tools/run/\` with \`toolId=${def.id}\` (generic runtime)`];
+  for (const ep of def.endpoints) {
+    const mode = ep.mode
+      ? ` (mode \`${ep.mode}\`)`
+      : ep.modes
+        ? ` (modes ${ep.modes.map((m) => `\`${m}\``).join(', ')})`
+        : '';
+    lines.push(`- \`${ep.methods.join('|')} ${ep.path}\`${mode}: ${ep.summary}`);
+  }
+  return lines.join('\n');
+}
+
+function limitsTable(p: ToolPolicy): string {
+  return [
+    '| limit | burst | windowSec | inputMaxBytes | timeoutMs | computeBudgetMs | maxInFlightPerClient | riskClass |',
+    '|---|---|---|---|---|---|---|---|',
+    `| ${p.limit} | ${p.burst} | ${p.windowSec} | ${p.inputMaxBytes} | ${p.timeoutMs} | ${p.computeBudgetMs} | ${p.maxInFlightPerClient} | ${p.riskClass} |`,
+  ].join('\n');
+}
+
+function cell(text: string): string {
+  return text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+}

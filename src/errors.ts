@@ -1,0 +1,117 @@
+/**
+ * Every error code of the hub, declared once with its HTTP status (CONTRACT §2).
+ * The error handler, the README table and the OpenAPI document all read this table;
+ * test/errors-table.test.ts fails when the README drifts from it.
+ */
+export const ERROR_TABLE = {
+  INVALID_INPUT: {
+    status: 400,
+    otherStatuses: [404, 415],
+    when: 'missing or ill-typed field, unknown toolId, bad `source`, unparseable input (unknown route: 404; wrong content type: 415)',
+  },
+  UNSUPPORTED_OPTION: {
+    status: 400,
+    otherStatuses: [],
+    when: 'a `mode` or option value the tool does not support; the message lists the supported values',
+  },
+  TOOL_WRONG_SURFACE: {
+    status: 400,
+    otherStatuses: [405],
+    when: 'the tool is not callable on this surface: runtime surface switched off (400, names the dedicated path) or a method the endpoint does not take (405, with `Allow`)',
+  },
+  INPUT_TOO_LARGE: {
+    status: 413,
+    otherStatuses: [],
+    when: "tool input over the tool's `inputMaxBytes`, or the HTTP body over the hard cap",
+  },
+  RATE_LIMITED: {
+    status: 429,
+    otherStatuses: [],
+    when: 'the per-client, per-tool rate limit is spent; `Retry-After` says when it refills',
+  },
+  BUDGET_EXCEEDED: {
+    status: 429,
+    otherStatuses: [],
+    when: "the client's compute budget for the tool is spent (429, `Retry-After`), or a run passed the worker heap or result-size limit",
+  },
+  CONCURRENCY_LIMIT: {
+    status: 429,
+    otherStatuses: [503],
+    when: 'per-tool or per-client cap on runs in flight (429); the instance is full: queue full or queue wait past its bound (503). Both with `Retry-After`',
+  },
+  TIMEOUT: {
+    status: 504,
+    otherStatuses: [],
+    when: "the run passed the tool's `timeoutMs` of execution; its worker was terminated",
+  },
+  INTERNAL_ERROR: {
+    status: 500,
+    otherStatuses: [],
+    when: 'a bug; the message is generic, details are only in the log',
+  },
+  RUNTIME_DISABLED: {
+    status: 503,
+    otherStatuses: [],
+    when: 'the operator switched the whole runtime off',
+  },
+  TOOL_DISABLED: {
+    status: 503,
+    otherStatuses: [],
+    when: 'the operator switched this tool off',
+  },
+} as const satisfies Record<string, { status: number; otherStatuses: readonly number[]; when: string }>;
+
+export type ErrorCode = keyof typeof ERROR_TABLE;
+export const ERROR_CODES = Object.keys(ERROR_TABLE) as ErrorCode[];
+
+export interface RateLimitInfo {
+  limit: number;
+  burst: number;
+  windowSec: number;
+  remaining: number;
+  resetMs: number;
+  retryAfterSec: number;
+}
+
+export interface HubErrorOptions {
+  status?: number;
+  headers?: Record<string, string | number>;
+  rateLimit?: RateLimitInfo;
+  runtime?: Record<string, unknown>;
+  /** Logged, never sent to the client. */
+  cause?: unknown;
+}
+
+/** The one error type the API process throws; the error handler renders it as a ToolRunError. */
+export class HubError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly headers: Record<string, string | number>;
+  rateLimit: RateLimitInfo | undefined;
+  runtime: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, opts: HubErrorOptions = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'HubError';
+    this.code = code;
+    const entry = ERROR_TABLE[code];
+    const status = opts.status ?? entry.status;
+    if (status !== entry.status && !(entry.otherStatuses as readonly number[]).includes(status)) {
+      throw new Error(`status ${status} is not declared for ${code}`);
+    }
+    this.status = status;
+    this.headers = opts.headers ?? {};
+    this.rateLimit = opts.rateLimit;
+    this.runtime = opts.runtime;
+  }
+}
+
+/** Renders the README's error table from ERROR_TABLE (the README embeds exactly this text). */
+export function errorTableMarkdown(): string {
+  const rows = ERROR_CODES.map((code) => {
+    const e = ERROR_TABLE[code];
+    const statuses = [e.status, ...e.otherStatuses].join(' / ');
+    return `| ${code} | ${statuses} | ${e.when} |`;
+  });
+  return ['| errorCode | HTTP status | when |', '|---|---|---|', ...rows].join('\n');
+}

@@ -1,0 +1,125 @@
+import {
+  BurstyRateLimiter,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+import type { ToolPolicy } from '../config/policy.js';
+import type { LimiterRedis } from './redis-client.js';
+
+/** A Redis limiter that tells the connection's health when it falls back to its insurance. */
+class InsuredRedisLimiter extends RateLimiterRedis {
+  constructor(
+    private readonly health: LimiterRedis,
+    opts: ConstructorParameters<typeof RateLimiterRedis>[0],
+  ) {
+    super(opts);
+  }
+
+  // rate-limiter-flexible routes every store error through _handleError before using the insurance.
+  _handleError(err: unknown, ...rest: unknown[]): void {
+    if (!(err instanceof RateLimiterRes)) this.health.failed(`rate limiter: ${(err as Error)?.message}`);
+    (RateLimiterRedis.prototype as unknown as { _handleError: (...a: unknown[]) => void })._handleError.call(
+      this,
+      err,
+      ...rest,
+    );
+  }
+}
+
+export interface RateDecision {
+  allowed: boolean;
+  /** Runs this client may still make in the window, the burst allowance included. */
+  remaining: number;
+  resetMs: number;
+  retryAfterSec: number;
+}
+
+interface ToolLimiters {
+  memory: BurstyRateLimiter;
+  redis: BurstyRateLimiter | null;
+  policy: ToolPolicy;
+}
+
+/**
+ * Per client and tool rate limits with rate-limiter-flexible's BurstyRateLimiter
+ * (CONTRACT §5): `limit` runs per fixed window, then `burst` more per window.
+ * With Redis, each Redis limiter has the in-process one as its insurance, so counts
+ * carry on in-process while Redis is away (each instance then counts alone).
+ */
+export class RateLimits {
+  private readonly tools = new Map<string, ToolLimiters>();
+
+  constructor(
+    policies: Map<string, ToolPolicy>,
+    private readonly redis: LimiterRedis | null,
+    prefix: string,
+  ) {
+    for (const [toolId, policy] of policies) {
+      const main = { points: policy.limit, duration: policy.windowSec };
+      const burst = { points: Math.max(policy.burst, 0), duration: policy.windowSec };
+      const memMain = new RateLimiterMemory({ ...main, keyPrefix: `rl:${toolId}` });
+      const memBurst = new RateLimiterMemory({ ...burst, keyPrefix: `rlb:${toolId}` });
+      let redisLimiter: BurstyRateLimiter | null = null;
+      if (redis) {
+        const common = { storeClient: redis.client, rejectIfRedisNotReady: true };
+        redisLimiter = new BurstyRateLimiter(
+          new InsuredRedisLimiter(redis, {
+            ...common,
+            ...main,
+            keyPrefix: `${prefix}rl:${toolId}`,
+            insuranceLimiter: memMain,
+          }),
+          new InsuredRedisLimiter(redis, {
+            ...common,
+            ...burst,
+            keyPrefix: `${prefix}rlb:${toolId}`,
+            insuranceLimiter: memBurst,
+          }),
+        );
+      }
+      this.tools.set(toolId, {
+        memory: new BurstyRateLimiter(memMain, memBurst),
+        redis: redisLimiter,
+        policy,
+      });
+    }
+  }
+
+  async consume(toolId: string, client: string): Promise<RateDecision> {
+    const t = this.tools.get(toolId);
+    if (!t) throw new Error(`no rate limiter for ${toolId}`);
+    const useRedis = t.redis !== null && this.redis?.usable() === true;
+    const limiter = useRedis ? t.redis! : t.memory;
+    try {
+      return decision(t.policy, await limiter.consume(client), true);
+    } catch (rej) {
+      if (rej instanceof RateLimiterRes) return decision(t.policy, rej, false);
+      // Both Redis and the insurance failed: should not happen; count it and use memory.
+      this.redis?.failed(`rate limiter: ${(rej as Error).message}`);
+      return this.consumeMemory(t, client);
+    }
+  }
+
+  private async consumeMemory(t: ToolLimiters, client: string): Promise<RateDecision> {
+    try {
+      return decision(t.policy, await t.memory.consume(client), true);
+    } catch (rej) {
+      if (rej instanceof RateLimiterRes) return decision(t.policy, rej, false);
+      throw rej;
+    }
+  }
+}
+
+/**
+ * The main limiter's counter goes on counting past `limit` (every attempt is an
+ * increment), so the burst used in this window is what lies beyond `limit`.
+ */
+function decision(policy: ToolPolicy, res: RateLimiterRes, allowed: boolean): RateDecision {
+  const consumed = res.consumedPoints;
+  const remaining = allowed
+    ? Math.max(0, policy.limit - consumed) + Math.max(0, policy.burst - Math.max(0, consumed - policy.limit))
+    : 0;
+  const resetMs = Math.max(0, res.msBeforeNext);
+  return { allowed, remaining, resetMs, retryAfterSec: Math.max(1, Math.ceil(resetMs / 1000)) };
+}

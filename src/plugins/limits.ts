@@ -1,0 +1,49 @@
+import fp from 'fastify-plugin';
+import type { ToolPolicy } from '../config/policy.js';
+import { Admission } from '../limits/admission.js';
+import { ToolInFlight } from '../limits/in-flight.js';
+import { RateLimits } from '../limits/rate-limit.js';
+import { LimiterRedis } from '../limits/redis-client.js';
+
+export interface Limits {
+  /** null: in-process stores (no REDIS_URL). */
+  redis: LimiterRedis | null;
+  rate: RateLimits;
+  admission: Admission;
+  inFlight: ToolInFlight;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    limits: Limits;
+  }
+}
+
+export interface LimitsOptions {
+  redisUrl: string | undefined;
+  prefix: string;
+  commandTimeoutMs: number;
+  policies: Map<string, ToolPolicy>;
+}
+
+/** Rate limits, budgets and concurrency caps, on Redis when REDIS_URL is set. */
+export default fp<LimitsOptions>(
+  async (app, opts) => {
+    const redis = opts.redisUrl ? new LimiterRedis(opts.redisUrl, opts.commandTimeoutMs) : null;
+    app.decorate('limits', {
+      redis,
+      rate: new RateLimits(opts.policies, redis, opts.prefix),
+      admission: new Admission(redis, opts.prefix),
+      inFlight: new ToolInFlight(),
+    });
+    if (redis) {
+      // Boot does not wait for Redis: the insurance store serves until it is there.
+      await Promise.race([
+        new Promise((resolve) => redis.client.once('ready', resolve)),
+        new Promise((resolve) => setTimeout(resolve, 2000).unref()),
+      ]);
+      app.addHook('onClose', async () => redis.close());
+    }
+  },
+  { name: 'toolhub-limits' },
+);

@@ -1,0 +1,42 @@
+import fp from 'fastify-plugin';
+import { HubMetrics } from '../metrics.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: HubMetrics;
+  }
+}
+
+/** prom-client instruments, the HTTP request histogram and GET /metrics. */
+export default fp(
+  async (app) => {
+    const metrics = new HubMetrics({
+      pool: () => app.pool.stats(),
+      storeDegraded: () => (app.limits.redis?.degraded ? 1 : 0),
+      storeMode: app.limits.redis ? 'redis' : 'memory',
+    });
+    app.decorate('metrics', metrics);
+    app.pool.onRestart = () => metrics.workerRestarts.inc();
+    if (app.limits.redis)
+      app.limits.redis.onFallback = (reason) => metrics.limiterFallbacks.labels(classify(reason)).inc();
+
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      metrics.httpSeconds
+        .labels(request.method, route, String(reply.statusCode))
+        .observe(reply.elapsedTime / 1000);
+    });
+
+    app.get('/metrics', async (_request, reply) => {
+      reply.type(metrics.registry.contentType);
+      return metrics.registry.metrics();
+    });
+  },
+  { name: 'toolhub-metrics', dependencies: ['toolhub-limits', 'toolhub-pool'] },
+);
+
+function classify(reason: string): string {
+  if (/timed? ?out/i.test(reason)) return 'timeout';
+  if (/connection|not ready|ECONNREFUSED|closed/i.test(reason)) return 'connection';
+  return 'error';
+}

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * `/healthz`: the process is alive. `/readyz`: the pool is up and the instance is not
+ * shedding load (503 otherwise); the limiter store is `redis`, `memory` or `degraded`.
+ */
+export default async function healthRoutes(app: FastifyInstance): Promise<void> {
+  app.get('/healthz', async () => ({ ok: true, status: 'alive' }));
+  app.get('/readyz', async (_request, reply) => {
+    const pool = app.pool.stats();
+    const redis = app.limits.redis;
+    const limiterStore = redis === null ? 'memory' : redis.degraded ? 'degraded' : 'redis';
+    const pressured = app.isUnderPressure();
+    const ready = pool.threads > 0 && !pressured;
+    // Degraded still serves (the insurance limiter counts): ready, but said so.
+    reply.code(ready ? 200 : 503);
+    return {
+      ok: ready,
+      status: pressured
+        ? 'under-pressure'
+        : !ready
+          ? 'not-ready'
+          : limiterStore === 'degraded'
+            ? 'degraded'
+            : 'ready',
+      pool: { threads: pool.threads, queueSize: pool.queueSize, inUse: pool.inUse, capacity: pool.capacity },
+      limiterStore,
+    };
+  });
+}

@@ -1,0 +1,137 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import * as ajvFormats from 'ajv-formats';
+import { HubError } from '../errors.js';
+import type { RegisteredTool } from '../registry.js';
+import type { FieldMap, Slot, ToolDefinition, ToolEndpoint, ToolInput } from '../shared/tool-def.js';
+
+// ajv-formats is CommonJS with a default export; under NodeNext the callable is `.default`.
+const addFormats = ajvFormats.default as unknown as (ajv: Ajv) => Ajv;
+
+/** The generic runtime's input members (spec 4.3/4.4), already normalised to strings. */
+export interface GenericInput {
+  a?: string;
+  b?: string;
+  c?: string;
+  mode?: string;
+}
+
+export interface ResolvedInput {
+  mode: string;
+  input: ToolInput;
+}
+
+/**
+ * Compiles every tool's input schema once. Coercion lets query strings and the
+ * generic `a`/`b`/`c` strings become the declared types ("256" → 256).
+ */
+export function compileValidators(tools: Map<string, RegisteredTool>): Map<string, ValidateFunction> {
+  const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: false });
+  addFormats(ajv);
+  const validators = new Map<string, ValidateFunction>();
+  for (const [id, { def }] of tools) validators.set(id, ajv.compile(def.input));
+  return validators;
+}
+
+export function fieldsFor(def: ToolDefinition, mode: string): FieldMap {
+  return { ...def.fields, ...def.fieldsByMode?.[mode] };
+}
+
+/** Finds `requested` among `allowed`, case-insensitively; the first is the default. */
+export function resolveMode(def: ToolDefinition, requested: unknown, allowed: readonly string[]): string {
+  if (requested === undefined || requested === null || requested === '') return allowed[0]!;
+  if (typeof requested !== 'string') {
+    throw new HubError('INVALID_INPUT', `the mode must be a string, one of: ${allowed.join(', ')}`);
+  }
+  const wanted = requested.toLowerCase();
+  const found = allowed.find((m) => m.toLowerCase() === wanted);
+  if (found) return found;
+  throw new HubError(
+    'UNSUPPORTED_OPTION',
+    `mode '${requested}' is not supported by ${def.id}; supported: ${allowed.join(', ')}`,
+  );
+}
+
+/** Maps the generic `a`/`b`/`c`/`mode` onto the tool's named input (CONTRACT §3). */
+export function fromGeneric(def: ToolDefinition, generic: GenericInput): ResolvedInput {
+  const mode = resolveMode(def, generic.mode, def.modes);
+  const fields = fieldsFor(def, mode);
+  const input: ToolInput = {};
+  for (const slot of ['a', 'b', 'c'] as Slot[]) {
+    const name = fields[slot];
+    const value = generic[slot];
+    // A slot the tool does not use is ignored, as the README says.
+    if (name && value !== undefined) input[name] = value;
+  }
+  return { mode, input };
+}
+
+/** Named fields of a dedicated endpoint (JSON body or query) → mode and named input. */
+export function fromDedicated(
+  def: ToolDefinition,
+  endpoint: ToolEndpoint,
+  fields: Record<string, unknown>,
+): ResolvedInput {
+  const input: ToolInput = { ...fields };
+  let mode: string;
+  if (endpoint.mode) {
+    mode = endpoint.mode;
+  } else {
+    const field = def.modeField!;
+    mode = resolveMode(def, input[field], endpoint.modes ?? def.modes);
+    delete input[field];
+  }
+  return { mode, input };
+}
+
+/** UTF-8 bytes of the tool input and mode (CONTRACT §2: INPUT_TOO_LARGE). */
+export function inputBytes(resolved: ResolvedInput): number {
+  let total = Buffer.byteLength(resolved.mode);
+  for (const value of Object.values(resolved.input)) {
+    if (typeof value === 'string') total += Buffer.byteLength(value);
+    else if (value !== undefined) total += Buffer.byteLength(JSON.stringify(value) ?? '');
+  }
+  return total;
+}
+
+/** Validates (and coerces) the named input; the first problem becomes the error. */
+export function validateInput(
+  def: ToolDefinition,
+  validate: ValidateFunction,
+  resolved: ResolvedInput,
+): void {
+  if (validate(resolved.input)) return;
+  const err = validate.errors?.[0];
+  throw err ? describe(def, resolved.mode, err) : new HubError('INVALID_INPUT', 'invalid input');
+}
+
+function describe(def: ToolDefinition, mode: string, err: ErrorObject): HubError {
+  const path = err.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const slotOf = (name: string) => {
+    const fields = fieldsFor(def, mode);
+    const slot = (['a', 'b', 'c'] as Slot[]).find((s) => fields[s] === name);
+    return slot ? ` (generic: ${slot})` : '';
+  };
+  switch (err.keyword) {
+    case 'enum': {
+      const allowed = (err.params.allowedValues as unknown[]).map(String);
+      return new HubError('UNSUPPORTED_OPTION', `${path} is not supported; supported: ${allowed.join(', ')}`);
+    }
+    case 'required': {
+      const name = String(err.params.missingProperty);
+      return new HubError('INVALID_INPUT', `${name}${slotOf(name)} is required`);
+    }
+    case 'additionalProperties': {
+      const known = Object.keys((def.input.properties as object) ?? {});
+      const extra = String(err.params.additionalProperty);
+      return new HubError(
+        'INVALID_INPUT',
+        `unknown field '${extra}'; fields of ${def.id}: ${[...known, def.modeField].filter(Boolean).join(', ')}`,
+      );
+    }
+    default:
+      return new HubError(
+        'INVALID_INPUT',
+        `${path || 'input'}${slotOf(path)} ${err.message ?? 'is invalid'}`,
+      );
+  }
+}

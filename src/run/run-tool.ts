@@ -1,0 +1,218 @@
+import type { ValidateFunction } from 'ajv';
+import type { ToolPolicy } from '../config/policy.js';
+import { HubError, type RateLimitInfo } from '../errors.js';
+import type { Admission, AdmissionLease } from '../limits/admission.js';
+import type { ToolInFlight } from '../limits/in-flight.js';
+import type { RateDecision, RateLimits } from '../limits/rate-limit.js';
+import type { HubMetrics } from '../metrics.js';
+import type { ToolPool } from '../pool/pool.js';
+import type { RegisteredTool } from '../registry.js';
+import type { ToolDefinition } from '../shared/tool-def.js';
+import { inputBytes, type ResolvedInput, validateInput } from './input.js';
+import { ResultCache } from './result-cache.js';
+
+/** Everything a run needs, built once by buildApp. */
+export interface Hub {
+  tools: Map<string, RegisteredTool>;
+  policies: Map<string, ToolPolicy>;
+  validators: Map<string, ValidateFunction>;
+  runtimeEnabled: boolean;
+  rate: RateLimits;
+  admission: Admission;
+  inFlight: ToolInFlight;
+  pool: ToolPool;
+  metrics: HubMetrics;
+  cache: ResultCache;
+}
+
+export type Surface = 'runtime' | 'dedicated';
+
+export interface ToolCall {
+  toolId: string;
+  surface: Surface;
+  source: string;
+  /** Maps the request onto the tool's mode and named input (differs per surface). */
+  resolve: (def: ToolDefinition) => ResolvedInput;
+  client: string;
+  requestId: string;
+  log: { error(obj: object, msg: string): void };
+}
+
+export interface RunAnswer {
+  headers: Record<string, string | number>;
+  /** The ToolRunSuccess body, already serialised. */
+  body: string;
+}
+
+/**
+ * The one path of a run, shared by the generic runtime and the dedicated endpoints:
+ * switches → input size → input schema → rate limit, budget and per-client cap (one
+ * Redis round trip) → per-tool cap → pool. Every refusal is a HubError.
+ */
+export async function runTool(hub: Hub, call: ToolCall): Promise<RunAnswer> {
+  const tool = hub.tools.get(call.toolId);
+  if (!tool) {
+    throw new HubError(
+      'INVALID_INPUT',
+      `unknown toolId '${call.toolId}'; known: ${[...hub.tools.keys()].join(', ')}`,
+    );
+  }
+  const def = tool.def;
+  const policy = hub.policies.get(def.id)!;
+  const runtime: Record<string, unknown> = {
+    toolId: def.id,
+    requestId: call.requestId,
+    surface: call.surface,
+    source: call.source,
+    timeoutMs: policy.timeoutMs,
+    durationMs: 0,
+    queuedMs: 0,
+  };
+  const fail = (err: HubError, rl?: RateLimitInfo, headers?: Record<string, string | number>) => {
+    err.runtime = runtime;
+    if (rl) err.rateLimit = rl;
+    if (headers) Object.assign(err.headers, headers);
+    hub.metrics.recordRun(def.id, call.surface, call.source, err.code, 0, -1);
+    return err;
+  };
+
+  try {
+    checkSwitches(hub, def, policy, call.surface);
+    const resolved = call.resolve(def);
+    runtime.mode = resolved.mode;
+    const bytes = inputBytes(resolved);
+    if (bytes > policy.inputMaxBytes) {
+      throw new HubError(
+        'INPUT_TOO_LARGE',
+        `input is ${bytes} bytes; ${def.id} accepts at most ${policy.inputMaxBytes}`,
+      );
+    }
+    validateInput(def, hub.validators.get(def.id)!, resolved);
+    return await admitAndRun(hub, call, def, policy, resolved, runtime, fail);
+  } catch (err) {
+    if (err instanceof HubError && !err.runtime) throw fail(err);
+    throw err;
+  }
+}
+
+function checkSwitches(hub: Hub, def: ToolDefinition, policy: ToolPolicy, surface: Surface): void {
+  if (!hub.runtimeEnabled)
+    throw new HubError('RUNTIME_DISABLED', 'the tool runtime is switched off by the operator');
+  if (!policy.enabled) throw new HubError('TOOL_DISABLED', `${def.id} is switched off by the operator`);
+  if (surface === 'runtime' && !policy.runtimeSurface) {
+    const paths = def.endpoints.map((e) => `${e.methods.join('/')} ${e.path}`).join(', ');
+    throw new HubError('TOOL_WRONG_SURFACE', `${def.id} is not callable on /api/tools/run/; use ${paths}`);
+  }
+}
+
+type Fail = (err: HubError, rl?: RateLimitInfo, headers?: Record<string, string | number>) => HubError;
+
+async function admitAndRun(
+  hub: Hub,
+  call: ToolCall,
+  def: ToolDefinition,
+  policy: ToolPolicy,
+  resolved: ResolvedInput,
+  runtime: Record<string, unknown>,
+  fail: Fail,
+): Promise<RunAnswer> {
+  const cacheKey = policy.cacheTtlSec > 0 ? ResultCache.key(def.id, resolved.mode, resolved.input) : null;
+  const cached = cacheKey === null ? undefined : hub.cache.get(cacheKey);
+  // Issued together so that, with Redis, both go out in one pipelined round trip.
+  const [rate, admitted] = await Promise.all([
+    hub.rate.consume(def.id, call.client),
+    cached === undefined ? hub.admission.admit(def.id, call.client, policy) : null,
+  ]);
+  const rl = rateLimitInfo(policy, rate);
+  const headers = rateHeaders(def.id, policy, rate);
+  const lease = admitted && 'store' in admitted ? admitted : null;
+  if (!rate.allowed) {
+    if (lease) void hub.admission.release(lease, policy, 0);
+    headers['Retry-After'] = rate.retryAfterSec;
+    throw fail(new HubError('RATE_LIMITED', rateMessage(def.id, policy)), rl, headers);
+  }
+  if (admitted && !lease) {
+    const refusal = admitted as Exclude<typeof admitted, AdmissionLease>;
+    headers['Retry-After'] = refusal.retryAfterSec;
+    throw fail(new HubError(refusal.code, refusal.message), rl, headers);
+  }
+  if (cached !== undefined) {
+    runtime.cached = true;
+    hub.metrics.recordRun(def.id, call.surface, call.source, 'ok', 0, -1);
+    return { headers, body: success(cached, runtime) };
+  }
+  if (!hub.inFlight.tryAcquire(def.id, policy.maxInFlight)) {
+    void hub.admission.release(lease!, policy, 0);
+    headers['Retry-After'] = 1;
+    const msg = `${def.id} already has ${policy.maxInFlight} runs in flight on this instance`;
+    throw fail(new HubError('CONCURRENCY_LIMIT', msg), rl, headers);
+  }
+  let outcome: Awaited<ReturnType<ToolPool['run']>>;
+  try {
+    outcome = await hub.pool.run(def.id, resolved.mode, resolved.input, policy.timeoutMs);
+  } finally {
+    hub.inFlight.release(def.id);
+  }
+  // Not awaited: the slot and the charge go out before the answer; release never throws.
+  void hub.admission.release(lease!, policy, outcome.durationMs);
+  runtime.durationMs = round(outcome.durationMs);
+  runtime.queuedMs = round(outcome.queuedMs);
+  hub.metrics.recordRun(
+    def.id,
+    call.surface,
+    call.source,
+    outcome.ok ? 'ok' : outcome.code,
+    outcome.durationMs,
+    outcome.queuedMs,
+  );
+  if (outcome.ok) {
+    if (cacheKey !== null) hub.cache.set(cacheKey, outcome.json, policy.cacheTtlSec);
+    return { headers, body: success(outcome.json, runtime) };
+  }
+  if (outcome.detail) call.log.error({ toolId: def.id, detail: outcome.detail }, 'tool run failed');
+  if (outcome.code === 'CONCURRENCY_LIMIT') headers['Retry-After'] = 1;
+  const err = new HubError(outcome.code, outcome.message, outcome.status ? { status: outcome.status } : {});
+  err.runtime = runtime;
+  err.rateLimit = rl;
+  Object.assign(err.headers, headers);
+  throw err;
+}
+
+function success(resultJson: string, runtime: Record<string, unknown>): string {
+  return `{"ok":true,"result":${resultJson},"runtime":${JSON.stringify(runtime)}}`;
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
+
+function rateMessage(toolId: string, policy: ToolPolicy): string {
+  return `rate limit of ${policy.limit} runs (+${policy.burst} burst) per ${policy.windowSec} s for ${toolId} is spent`;
+}
+
+function rateLimitInfo(policy: ToolPolicy, rate: RateDecision): RateLimitInfo {
+  return {
+    limit: policy.limit,
+    burst: policy.burst,
+    windowSec: policy.windowSec,
+    remaining: rate.remaining,
+    resetMs: rate.resetMs,
+    retryAfterSec: rate.retryAfterSec,
+  };
+}
+
+/** IETF RateLimit fields (draft -11) and the widely read X-RateLimit-* (CONTRACT §5). */
+function rateHeaders(
+  toolId: string,
+  policy: ToolPolicy,
+  rate: RateDecision,
+): Record<string, string | number> {
+  const resetSec = Math.ceil(rate.resetMs / 1000);
+  return {
+    'RateLimit-Policy': `"${toolId}";q=${policy.limit};w=${policy.windowSec}`,
+    RateLimit: `"${toolId}";r=${rate.remaining};t=${resetSec}`,
+    'X-RateLimit-Limit': policy.limit + policy.burst,
+    'X-RateLimit-Remaining': rate.remaining,
+    'X-RateLimit-Reset': resetSec,
+  };
+}

@@ -1,0 +1,108 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import { HubError } from '../errors.js';
+import type { GenericInput } from './input.js';
+
+export const SOURCES = ['web', 'api', 'mcp', 'direct_framework'] as const;
+export type Source = (typeof SOURCES)[number];
+
+export interface RuntimeCall {
+  toolId: string;
+  source: Source;
+  generic: GenericInput;
+}
+
+const INPUT_KEYS = ['a', 'b', 'c', 'mode'] as const;
+
+/** A generic member: text, or a value taken as its text (numbers, booleans) or JSON text (objects). */
+const member = {
+  type: ['string', 'number', 'boolean', 'object', 'array', 'null'],
+  description: 'A string; numbers and booleans are taken as their text, JSON values as their JSON text',
+};
+const common = {
+  toolId: { type: 'string', minLength: 1, description: 'The tool to run' },
+  source: { enum: [...SOURCES], default: 'api', description: 'Who is calling' },
+};
+const members = {
+  a: member,
+  b: member,
+  c: member,
+  mode: { type: ['string', 'null'], description: 'The tool mode' },
+};
+
+/** The two accepted POST bodies of /api/tools/run/ (spec 4.4); the OpenAPI document shows these. */
+export const RUNTIME_SCHEMAS = {
+  RuntimeRequestNested: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['toolId', 'input'],
+    properties: {
+      ...common,
+      input: { type: 'object', additionalProperties: false, required: ['a'], properties: members },
+    },
+  },
+  RuntimeRequestFlat: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['toolId', 'a'],
+    properties: { ...common, ...members },
+  },
+} as const;
+
+const ajv = new Ajv({ allErrors: false, strict: false });
+const validateNested = ajv.compile(RUNTIME_SCHEMAS.RuntimeRequestNested);
+const validateFlat = ajv.compile(RUNTIME_SCHEMAS.RuntimeRequestFlat);
+
+/**
+ * Reads a generic runtime call from a GET query or a POST body: nested when `input`
+ * is present, flat otherwise (spec 4.4 rule 1), each checked by its schema above.
+ */
+export function readRuntimeCall(raw: unknown, from: 'query' | 'body'): RuntimeCall {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new HubError('INVALID_INPUT', 'the request body must be a JSON object with toolId and input');
+  }
+  const obj = raw as Record<string, unknown>;
+  if (from === 'query') {
+    const repeated = Object.keys(obj).find((k) => Array.isArray(obj[k]));
+    if (repeated) throw new HubError('INVALID_INPUT', `parameter '${repeated}' is given more than once`);
+  }
+  const nested = 'input' in obj;
+  if (nested) {
+    // Mixing both shapes is ambiguous: say so rather than "unknown field".
+    const mixed = INPUT_KEYS.find((k) => k in obj);
+    if (mixed) throw new HubError('INVALID_INPUT', `'${mixed}' given both at the top level and in input`);
+  }
+  const validate = nested ? validateNested : validateFlat;
+  if (!validate(obj)) throw new HubError('INVALID_INPUT', describe(validate.errors?.[0], from));
+  const source = (obj.source ?? 'api') as Source;
+  const values = (nested ? obj.input : obj) as Record<string, unknown>;
+  const generic: GenericInput = {};
+  for (const key of INPUT_KEYS) {
+    const value = values[key];
+    if (value === undefined || value === null) continue;
+    generic[key] =
+      typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  }
+  if (generic.a === undefined) throw new HubError('INVALID_INPUT', `'a' is required (the tool's main input)`);
+  return { toolId: obj.toolId as string, source, generic };
+}
+
+function describe(err: ErrorObject | undefined, from: 'query' | 'body'): string {
+  if (!err) return 'invalid request';
+  const at = err.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  switch (err.keyword) {
+    case 'required': {
+      const name = String(err.params.missingProperty);
+      if (name === 'toolId') return 'toolId is required (a string)';
+      if (name === 'a') return `'a' is required (the tool's main input)`;
+      return `${at ? `${at}.` : ''}${name} is required`;
+    }
+    case 'additionalProperties': {
+      const extra = `${at ? `${at}.` : ''}${String(err.params.additionalProperty)}`;
+      return `unknown ${from === 'query' ? 'parameter' : 'field'} '${extra}'`;
+    }
+    case 'enum':
+      return `${at} must be one of: ${(err.params.allowedValues as string[]).join(', ')}`;
+    default:
+      return `${at || 'body'} ${err.message ?? 'is invalid'}`;
+  }
+}

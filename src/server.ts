@@ -1,0 +1,39 @@
+import { buildApp } from './app.js';
+import { ConfigError } from './config/env.js';
+import { RegistryError } from './registry.js';
+
+/** Listens and shuts down gracefully; everything else is built by buildApp(). */
+async function main(): Promise<void> {
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    app = await buildApp();
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof RegistryError) {
+      process.stderr.write(`tool-hub: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const { PORT: port, HOST: host, SHUTDOWN_TIMEOUT_MS: timeoutMs } = app.hubConfig.env;
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: draining in-flight runs');
+    const timer = setTimeout(() => {
+      app.log.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, timeoutMs);
+    timer.unref();
+    await app.close();
+    clearTimeout(timer);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port, host });
+}
+
+await main();

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { buildApp } from '../src/app.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const FIXTURE_TOOLS = join(here, 'fixtures', 'tools');
+export const NO_TOOLS = join(here, 'fixtures', 'no-tools');
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export type TestApp = Awaited<ReturnType<typeof buildApp>>;
+
+/**
+ * An app with only the test fixture tools (fast to start) unless `realTools` is set.
+ * Queue waits are generous: under tsx a fresh worker takes a while to load its tools.
+ */
+export async function buildTestApp(env: Record<string, string> = {}, realTools = false): Promise<TestApp> {
+  const app = await buildApp({
+    logger: false,
+    ...(realTools ? {} : { toolsDir: NO_TOOLS }),
+    env: {
+      LOG_LEVEL: 'silent',
+      EXTRA_TOOL_DIRS: realTools ? '' : FIXTURE_TOOLS,
+      POOL_THREADS: '2',
+      QUEUE_WAIT_MS: '30000',
+      // A shared, loaded CI machine can stall a test process for a second: load shedding
+      // is switched on only by the tests of it.
+      PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+      ...env,
+    },
+  });
+  await app.ready();
+  return app;
+}
+
+/** A key prefix of its own for every test run, so runs never share Redis counters. */
+export function redisPrefix(): string {
+  return `toolhub-test:${randomUUID()}:`;
+}
+
+/** Fails (never skips) with a way to start Redis when none is reachable. */
+export async function requireRedis(url = REDIS_URL): Promise<void> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (err) {
+    throw new Error(
+      `Redis is not reachable at ${url} (${(err as Error).message}). Start one with ` +
+        `'redis-server --daemonize yes --port 6379 --save ""' or set REDIS_URL.`,
+    );
+  } finally {
+    client.disconnect();
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Writes a policy file for one test and returns its path. */
+export async function policyFile(content: object): Promise<string> {
+  const { writeFile, mkdtemp } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const dir = await mkdtemp(join(tmpdir(), 'toolhub-policy-'));
+  const path = join(dir, 'policy.json');
+  await writeFile(path, JSON.stringify(content));
+  return path;
+}
+
+/** Asserts the ToolRunError shape and returns the body. */
+export function errorBody(res: { statusCode: number; body: string }): {
+  ok: false;
+  error: string;
+  errorCode: string;
+  rateLimit?: Record<string, number>;
+  runtime?: Record<string, unknown>;
+} {
+  const body = JSON.parse(res.body);
+  if (body.ok !== false || typeof body.error !== 'string' || typeof body.errorCode !== 'string') {
+    throw new Error(`not a ToolRunError (${res.statusCode}): ${res.body}`);
+  }
+  if (/\bat .+:\d+:\d+/.test(res.body)) throw new Error(`stack trace leaked: ${res.body}`);
+  return body;
+}

@@ -1,0 +1,236 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildTestApp, errorBody, policyFile, type TestApp } from './helpers.js';
+
+let app: TestApp | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+const get = (a: TestApp, toolId: string, text: string, headers: Record<string, string> = {}) =>
+  a.inject({ url: `/api/tools/run?toolId=${toolId}&a=${encodeURIComponent(text)}`, headers });
+
+const metric = async (a: TestApp, name: string): Promise<number> => {
+  const text = (await a.inject({ url: '/metrics' })).body;
+  const line = text.split('\n').find((l) => l.startsWith(name));
+  return line ? Number(line.split(' ').pop()) : 0;
+};
+
+describe('the pool', () => {
+  it('terminates an endless loop at timeoutMs with TIMEOUT, replaces the worker and keeps serving', async () => {
+    app = await buildTestApp();
+    const res = await get(app, 'fx-spin', '1');
+    expect(res.statusCode, res.body).toBe(504);
+    const body = errorBody(res);
+    expect(body.errorCode).toBe('TIMEOUT');
+    expect(body.error).toContain('300 ms');
+    expect(body.runtime?.durationMs).toBeGreaterThanOrEqual(300);
+    const ok = await get(app, 'fx-echo', 'still here');
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().result.text).toBe('still here');
+    await expect
+      .poll(() => metric(app!, 'toolhub_worker_restarts_total'), { timeout: 20_000 })
+      .toBeGreaterThanOrEqual(1);
+  });
+
+  it('answers BUDGET_EXCEEDED when a run passes the worker heap limit, and the pool recovers', async () => {
+    const file = await policyFile({ tools: { 'fx-oom': { timeoutMs: 30_000 } } });
+    app = await buildTestApp({ POLICY_FILE: file, WORKER_HEAP_MB: '32', POOL_THREADS: '1' });
+    const res = await get(app, 'fx-oom', '1');
+    expect(res.statusCode).toBe(429);
+    const body = errorBody(res);
+    expect(body.errorCode).toBe('BUDGET_EXCEEDED');
+    expect(body.error).toContain('heap limit of 32 MB');
+    expect((await get(app, 'fx-echo', 'alive')).statusCode).toBe(200);
+  });
+
+  it('answers BUDGET_EXCEEDED when the result is over RESULT_MAX_BYTES', async () => {
+    app = await buildTestApp({ RESULT_MAX_BYTES: '4096' });
+    expect((await get(app, 'fx-big', '2')).statusCode).toBe(200);
+    const res = await get(app, 'fx-big', '8');
+    expect(res.statusCode).toBe(429);
+    expect(errorBody(res).error).toContain('larger than the limit of 4096 bytes');
+  });
+
+  it('gives a generic INTERNAL_ERROR for a bug, with no detail', async () => {
+    app = await buildTestApp();
+    const res = await get(app, 'fx-throw', '1');
+    expect(res.statusCode).toBe(500);
+    const body = errorBody(res);
+    expect(body).toMatchObject({ errorCode: 'INTERNAL_ERROR', error: 'internal error' });
+    expect(res.body).not.toContain('secret');
+  });
+
+  it.each(['fetch', 'http', 'net', 'dns'])('refuses network access from a tool (%s)', async (how) => {
+    app = await buildTestApp();
+    const res = await get(app, 'fx-network', how);
+    expect(res.statusCode).toBe(500);
+    expect(errorBody(res).error).toBe('network access is disabled for tools (networkEnabled: false)');
+  });
+
+  it('answers CONCURRENCY_LIMIT 503 when the queue is full', async () => {
+    app = await buildTestApp({ POOL_THREADS: '1', POOL_MAX_QUEUE: '0' });
+    await get(app, 'fx-echo', 'warm');
+    const slow = app.inject({
+      method: 'POST',
+      url: '/api/tools/run/',
+      payload: { toolId: 'fx-sleep', a: '250' },
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    const res = await get(app, 'fx-echo', 'x');
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(errorBody(res).error).toContain('queue is full');
+    expect((await slow).statusCode).toBe(200);
+  });
+
+  it('answers CONCURRENCY_LIMIT 503 when a run waits past QUEUE_WAIT_MS, without starting it', async () => {
+    app = await buildTestApp({ POOL_THREADS: '1', QUEUE_WAIT_MS: '100' });
+    await get(app, 'fx-echo', 'warm');
+    const slow = app.inject({
+      method: 'POST',
+      url: '/api/tools/run/',
+      payload: { toolId: 'fx-sleep', a: '280' },
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    const res = await get(app, 'fx-echo', 'x');
+    expect(res.statusCode).toBe(503);
+    expect(errorBody(res).error).toContain('no worker was free within 100 ms');
+    expect((await slow).statusCode).toBe(200);
+  });
+
+  it('starts the deadline when the run starts, not when it is queued', async () => {
+    // Two 200 ms runs on one thread with a 300 ms timeout: the second waits ~200 ms
+    // and then runs 200 ms: it must not time out.
+    app = await buildTestApp({ POOL_THREADS: '1' });
+    await get(app, 'fx-echo', 'warm');
+    const runs = await Promise.all(
+      [1, 2].map(() =>
+        app!.inject({ method: 'POST', url: '/api/tools/run/', payload: { toolId: 'fx-sleep', a: '200' } }),
+      ),
+    );
+    expect(runs.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(Math.max(...runs.map((r) => r.json().runtime.queuedMs))).toBeGreaterThan(100);
+  });
+});
+
+describe('limits before the pool', () => {
+  it('rate-limits at exactly limit + burst per client and tool, with the RateLimit headers', async () => {
+    const file = await policyFile({ tools: { 'fx-echo': { limit: 3, burst: 2, windowSec: 60 } } });
+    app = await buildTestApp({ POLICY_FILE: file });
+    const statuses: number[] = [];
+    const remaining: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await get(app, 'fx-echo', String(i));
+      statuses.push(res.statusCode);
+      remaining.push(String(res.headers['x-ratelimit-remaining']));
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(remaining).toEqual(['4', '3', '2', '1', '0', '0']);
+    const last = await get(app, 'fx-echo', 'x');
+    expect(last.headers['ratelimit-policy']).toBe('"fx-echo";q=3;w=60');
+    expect(last.headers.ratelimit).toMatch(/^"fx-echo";r=0;t=\d+$/);
+    expect(Number(last.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(last.headers['x-ratelimit-limit']).toBe('5');
+    const body = errorBody(last);
+    expect(body.errorCode).toBe('RATE_LIMITED');
+    expect(body.rateLimit).toMatchObject({ limit: 3, burst: 2, windowSec: 60, remaining: 0 });
+    expect(body.rateLimit?.retryAfterSec).toBe(Number(last.headers['retry-after']));
+    // Another tool is another bucket; the dedicated surface shares the runtime's bucket.
+    expect((await get(app, 'fx-big', '1')).statusCode).toBe(200);
+    expect((await app.inject({ url: '/api/fx-echo/?text=1' })).statusCode).toBe(429);
+  });
+
+  it('spends a client compute budget and answers BUDGET_EXCEEDED with Retry-After', async () => {
+    const file = await policyFile({ tools: { 'fx-sleep': { computeBudgetMs: 50, timeoutMs: 2000 } } });
+    app = await buildTestApp({ POLICY_FILE: file });
+    const sleep = () =>
+      app!.inject({ method: 'POST', url: '/api/tools/run/', payload: { toolId: 'fx-sleep', a: '80' } });
+    expect((await sleep()).statusCode).toBe(200);
+    await new Promise((r) => setTimeout(r, 20));
+    const res = await sleep();
+    expect(res.statusCode).toBe(429);
+    expect(errorBody(res).errorCode).toBe('BUDGET_EXCEEDED');
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('caps runs in flight per client (429) but not across clients', async () => {
+    const file = await policyFile({ tools: { 'fx-sleep': { maxInFlightPerClient: 1 } } });
+    app = await buildTestApp({ POLICY_FILE: file, TRUST_PROXY: 'true' });
+    const sleep = (ip: string) =>
+      app!.inject({
+        method: 'POST',
+        url: '/api/tools/run/',
+        payload: { toolId: 'fx-sleep', a: '200' },
+        headers: { 'x-forwarded-for': ip },
+      });
+    const [a1, a2, b1] = await Promise.all([sleep('10.0.0.1'), sleep('10.0.0.1'), sleep('10.0.0.2')]);
+    expect([a1.statusCode, a2.statusCode].sort()).toEqual([200, 429]);
+    expect(b1.statusCode).toBe(200);
+    const refused = a1.statusCode === 429 ? a1 : a2;
+    expect(errorBody(refused).errorCode).toBe('CONCURRENCY_LIMIT');
+    expect(refused.headers['retry-after']).toBe('1');
+  });
+
+  it('caps runs in flight per tool (429) across clients', async () => {
+    const file = await policyFile({ tools: { 'fx-sleep': { maxInFlight: 1 } } });
+    app = await buildTestApp({ POLICY_FILE: file, TRUST_PROXY: 'true' });
+    const sleep = (ip: string) =>
+      app!.inject({
+        method: 'POST',
+        url: '/api/tools/run/',
+        payload: { toolId: 'fx-sleep', a: '200' },
+        headers: { 'x-forwarded-for': ip },
+      });
+    const res = await Promise.all([sleep('10.0.0.1'), sleep('10.0.0.2')]);
+    expect(res.map((r) => r.statusCode).sort()).toEqual([200, 429]);
+    expect(errorBody(res.find((r) => r.statusCode === 429)!).error).toContain(
+      'runs in flight on this instance',
+    );
+  });
+
+  it('serves identical inputs from the cache when cacheTtlSec > 0', async () => {
+    const file = await policyFile({ tools: { 'fx-echo': { cacheTtlSec: 60 } } });
+    app = await buildTestApp({ POLICY_FILE: file });
+    const first = await get(app, 'fx-echo', 'cache me');
+    const second = await get(app, 'fx-echo', 'cache me');
+    expect(first.json().runtime.cached).toBeUndefined();
+    expect(second.json().runtime.cached).toBe(true);
+    expect(second.json().result).toEqual(first.json().result);
+  });
+});
+
+describe('operator switches', () => {
+  it('RUNTIME_ENABLED=false answers RUNTIME_DISABLED 503 on every surface', async () => {
+    app = await buildTestApp({ RUNTIME_ENABLED: 'false' });
+    for (const res of [await get(app, 'fx-echo', '1'), await app.inject({ url: '/api/fx-echo/?text=1' })]) {
+      expect(res.statusCode).toBe(503);
+      expect(errorBody(res).errorCode).toBe('RUNTIME_DISABLED');
+    }
+  });
+
+  it('the policy file can switch the runtime off too', async () => {
+    app = await buildTestApp({ POLICY_FILE: await policyFile({ runtimeEnabled: false }) });
+    expect(errorBody(await get(app, 'fx-echo', '1')).errorCode).toBe('RUNTIME_DISABLED');
+  });
+
+  it('DISABLED_TOOLS answers TOOL_DISABLED 503 for that tool only', async () => {
+    app = await buildTestApp({ DISABLED_TOOLS: 'fx-big, fx-throw' });
+    const res = await get(app, 'fx-big', '1');
+    expect(res.statusCode).toBe(503);
+    expect(errorBody(res).errorCode).toBe('TOOL_DISABLED');
+    expect((await get(app, 'fx-echo', '1')).statusCode).toBe(200);
+  });
+
+  it('runtimeSurface:false answers TOOL_WRONG_SURFACE 400 naming the dedicated path; the dedicated path works', async () => {
+    app = await buildTestApp({
+      POLICY_FILE: await policyFile({ tools: { 'fx-echo': { runtimeSurface: false } } }),
+    });
+    const res = await get(app, 'fx-echo', '1');
+    expect(res.statusCode).toBe(400);
+    const body = errorBody(res);
+    expect(body.errorCode).toBe('TOOL_WRONG_SURFACE');
+    expect(body.error).toContain('/api/fx-echo/');
+    expect((await app.inject({ url: '/api/fx-echo/?text=1' })).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,103 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestApp,
+  errorBody,
+  policyFile,
+  REDIS_URL,
+  redisPrefix,
+  requireRedis,
+  type TestApp,
+} from './helpers.js';
+import { PrivateRedis } from './private-redis.js';
+
+beforeAll(async () => {
+  await requireRedis();
+});
+
+const get = (a: TestApp, text: string, headers: Record<string, string> = {}) =>
+  a.inject({ url: `/api/tools/run?toolId=fx-echo&a=${text}`, headers });
+
+describe('limits on the shared Redis', () => {
+  it('keeps its counters in Redis under its own prefix and allows exactly limit + burst', async () => {
+    const prefix = redisPrefix();
+    const file = await policyFile({ tools: { 'fx-echo': { limit: 4, burst: 2 } } });
+    const app = await buildTestApp({ REDIS_URL, REDIS_PREFIX: prefix, POLICY_FILE: file });
+    const redis = new Redis(REDIS_URL);
+    try {
+      const statuses = [];
+      for (let i = 0; i < 8; i++) statuses.push((await get(app, String(i))).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
+      const keys = await redis.keys(`${prefix}*`);
+      expect(keys.some((k) => k.startsWith(`${prefix}rl:fx-echo`))).toBe(true);
+      expect(keys.some((k) => k.startsWith(`${prefix}rlb:fx-echo`))).toBe(true);
+      expect(keys.some((k) => k.startsWith(`${prefix}budget:fx-echo`))).toBe(true);
+      const ready = (await app.inject({ url: '/readyz' })).json();
+      expect(ready).toMatchObject({ ok: true, status: 'ready', limiterStore: 'redis' });
+    } finally {
+      redis.disconnect();
+      await app.close();
+    }
+  });
+
+  it('shares one bucket, one budget and one per-client cap between two instances', async () => {
+    const prefix = redisPrefix();
+    const file = await policyFile({
+      tools: { 'fx-echo': { limit: 3, burst: 1 }, 'fx-sleep': { maxInFlightPerClient: 1, timeoutMs: 2000 } },
+    });
+    const env = { REDIS_URL, REDIS_PREFIX: prefix, POLICY_FILE: file };
+    const [one, two] = await Promise.all([buildTestApp(env), buildTestApp(env)]);
+    try {
+      const statuses = [];
+      for (let i = 0; i < 6; i++) statuses.push((await get(i % 2 ? two : one, String(i))).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+      const sleep = (a: TestApp) =>
+        a.inject({ method: 'POST', url: '/api/tools/run/', payload: { toolId: 'fx-sleep', a: '300' } });
+      const both = await Promise.all([sleep(one), sleep(two)]);
+      expect(both.map((r) => r.statusCode).sort()).toEqual([200, 429]);
+      expect(errorBody(both.find((r) => r.statusCode === 429)!).errorCode).toBe('CONCURRENCY_LIMIT');
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  });
+});
+
+describe('when Redis fails at run time', () => {
+  const redis = new PrivateRedis();
+  afterAll(() => redis.stop());
+
+  it('serves on the insurance limiter, says degraded, and returns to Redis by itself', async () => {
+    await redis.start();
+    const url = redis.url;
+    const app = await buildTestApp({ REDIS_URL: url, REDIS_COMMAND_TIMEOUT_MS: '100' });
+    try {
+      expect((await get(app, 'a')).statusCode).toBe(200);
+      await redis.stop();
+      const during = [];
+      for (let i = 0; i < 5; i++) during.push((await get(app, `d${i}`)).statusCode);
+      expect(during).toEqual([200, 200, 200, 200, 200]);
+      const ready = (await app.inject({ url: '/readyz' })).json();
+      expect(ready).toMatchObject({ ok: true, status: 'degraded', limiterStore: 'degraded' });
+      const metrics = (await app.inject({ url: '/metrics' })).body;
+      expect(metrics).toMatch(/^toolhub_limiter_store_degraded 1$/m);
+      expect(metrics).toMatch(/^toolhub_limiter_fallbacks_total\{reason="\w+"\} [1-9]/m);
+
+      await redis.start();
+      await expect
+        .poll(async () => (await app.inject({ url: '/readyz' })).json().limiterStore, {
+          timeout: 20_000,
+          interval: 250,
+        })
+        .toBe('redis');
+      expect((await get(app, 'back')).statusCode).toBe(200);
+      const fresh = new Redis(url);
+      try {
+        expect((await fresh.keys('toolhub:rl:fx-echo*')).length).toBe(1);
+      } finally {
+        fresh.disconnect();
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});

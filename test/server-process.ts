@@ -1,0 +1,72 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../src/paths.js';
+import { freePort } from './helpers.js';
+
+/** The built server (`dist/`, made by `npm test`'s pretest build) as a real process on loopback. */
+export const serverJs = join(projectRoot, 'dist', 'src', 'server.js');
+
+export interface Instance {
+  proc: ChildProcess;
+  base: string;
+  exited: Promise<number | null>;
+  stderr: () => string;
+}
+
+export async function startInstance(env: Record<string, string>): Promise<Instance> {
+  if (!existsSync(serverJs))
+    throw new Error(`${serverJs} is missing: run 'npm run build' (npm test does it)`);
+  const port = await freePort();
+  const proc = spawn(process.execPath, [serverJs], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  proc.stderr?.on('data', (d) => {
+    stderr += String(d);
+  });
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
+    try {
+      const res = await fetch(`${base}/readyz`);
+      // With Redis configured, ready means counting in Redis, not on the insurance store.
+      if (
+        res.ok &&
+        (!env.REDIS_URL || ((await res.json()) as { limiterStore: string }).limiterStore === 'redis')
+      )
+        break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not become ready: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { proc, base, exited, stderr: () => stderr };
+}
+
+/** Stops an instance by its own PID (SIGKILL: tests that check SIGTERM send it themselves). */
+export async function stopInstance(instance: Instance | undefined): Promise<void> {
+  if (instance && instance.proc.exitCode === null) {
+    instance.proc.kill('SIGKILL');
+    await instance.exited;
+  }
+}
+
+/** POSTs JSON and returns status, parsed body and how long the answer took. */
+export async function postJson(
+  url: string,
+  body: unknown,
+): Promise<{ status: number; body: Record<string, unknown>; ms: number }> {
+  const started = performance.now();
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const parsed = (await res.json()) as Record<string, unknown>;
+  return { status: res.status, body: parsed, ms: performance.now() - started };
+}

@@ -1,0 +1,378 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, errorBody, type TestApp } from './helpers.js';
+
+/**
+ * Every real tool over HTTP: the generic runtime and the dedicated endpoint give the
+ * same result for the same input, and bad input gets the right code on both.
+ */
+let app: TestApp;
+beforeAll(async () => {
+  app = await buildTestApp({}, true);
+});
+afterAll(async () => {
+  await app.close();
+});
+
+interface Case {
+  toolId: string;
+  generic: Record<string, string>;
+  path: string;
+  fields: Record<string, unknown>;
+  check: (result: Record<string, unknown>) => void;
+  /** Fields that legitimately differ between two calls (e.g. the current time). */
+  volatile?: string[];
+}
+
+const stable = (result: Record<string, unknown>, volatile: string[] = []) =>
+  Object.fromEntries(Object.entries(result).filter(([k]) => !volatile.includes(k)));
+
+const schema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+const cases: Case[] = [
+  {
+    toolId: 'api-header-builder',
+    generic: {
+      a: 'https://api.example.com/items',
+      b: 'Accept: application/json',
+      c: '{"x":1}',
+      mode: 'post',
+    },
+    path: '/api/api-header-builder/',
+    fields: {
+      url: 'https://api.example.com/items',
+      headers: { Accept: 'application/json' },
+      body: { x: 1 },
+      method: 'POST',
+    },
+    check: (r) => {
+      expect(r.request).toMatchObject({ method: 'POST', url: 'https://api.example.com/items' });
+      expect(Object.keys(r.snippets as object).sort()).toEqual(['axios', 'curl', 'fetch', 'python']);
+    },
+  },
+  {
+    toolId: 'api-response-mocker',
+    generic: {
+      a: JSON.stringify({ type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] }),
+      b: 'GET /api/things/:id',
+      c: '201',
+      mode: 'all',
+    },
+    path: '/api/api-response-mocker/',
+    fields: {
+      response: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] },
+      route: 'GET /api/things/:id',
+      status: 201,
+    },
+    check: (r) => {
+      expect((r.response as { status: number }).status).toBe(201);
+      expect(Object.keys(r.snippets as object).sort()).toEqual(['curl', 'express', 'fetch', 'msw', 'python']);
+    },
+  },
+  {
+    toolId: 'structured-output-validator',
+    generic: { a: JSON.stringify(schema), b: '{"n":"one"}' },
+    path: '/api/schema-validator/',
+    fields: { schema, target: { n: 'one' } },
+    check: (r) => {
+      expect(r.valid).toBe(false);
+      expect(r.errors).toEqual([expect.objectContaining({ path: '/n', keyword: 'type' })]);
+    },
+  },
+  {
+    toolId: 'token-counter',
+    generic: { a: 'hello world', b: 'gpt-4', c: '5', mode: 'tokens' },
+    path: '/api/token-counter/',
+    fields: { text: 'hello world', model: 'gpt-4', limit: 5, mode: 'tokens' },
+    check: (r) =>
+      expect(r).toMatchObject({
+        tokens: 2,
+        encoding: 'cl100k_base',
+        withinLimit: true,
+        pieces: ['hello', ' world'],
+      }),
+  },
+  {
+    toolId: 'schema-generator',
+    generic: { a: '{"id":1,"email":"a@b.co"}', b: 'User', mode: 'strict' },
+    path: '/api/schema-generator/',
+    fields: { sample: { id: 1, email: 'a@b.co' }, title: 'User', mode: 'strict' },
+    check: (r) =>
+      expect(r.schema).toMatchObject({
+        title: 'User',
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'email'],
+      }),
+  },
+  {
+    toolId: 'format-detective',
+    generic: { a: 'a: 1\nb: [x, y]\n', b: 'json', mode: 'convert' },
+    path: '/api/format-detective/convert/',
+    fields: { input: 'a: 1\nb: [x, y]\n', to: 'json' },
+    check: (r) => {
+      expect(r).toMatchObject({ from: 'yaml', to: 'json' });
+      expect(JSON.parse(r.output as string)).toEqual({ a: 1, b: ['x', 'y'] });
+    },
+  },
+  {
+    toolId: 'format-detective',
+    generic: { a: 'id,name\n1,Ada\n', mode: 'detect' },
+    path: '/api/format-detective/detect/',
+    fields: { input: 'id,name\n1,Ada\n' },
+    check: (r) => expect(r.format).toBe('csv'),
+  },
+  {
+    toolId: 'structured-diff',
+    generic: { a: '{"a":1,"b":[1,2]}', b: 'a: 2\nb: [1]\n', mode: 'patch' },
+    path: '/api/structured-diff/',
+    fields: { left: '{"a":1,"b":[1,2]}', right: 'a: 2\nb: [1]\n', mode: 'patch' },
+    check: (r) => expect(r).toMatchObject({ equal: false, stats: { added: 0, removed: 1, changed: 1 } }),
+  },
+  {
+    toolId: 'cron-expression',
+    generic: { a: '0 9 1 1 *', b: 'Europe/Paris', c: '2', mode: 'parse' },
+    path: '/api/cron-expression/parse/',
+    fields: { expression: '0 9 1 1 *', timezone: 'Europe/Paris', count: 2 },
+    volatile: ['from'],
+    check: (r) => {
+      expect(r.valid).toBe(true);
+      expect(r.nextRuns as string[]).toHaveLength(2);
+      expect((r.nextRuns as string[])[0]).toMatch(/-01-01T09:00:00\+01:00$/);
+    },
+  },
+  {
+    toolId: 'cron-expression',
+    generic: { a: '{"minute":"30","hour":"*/6"}', mode: 'build' },
+    path: '/api/cron-expression/build/',
+    fields: { fields: { minute: '30', hour: '*/6' } },
+    volatile: ['from', 'nextRuns'],
+    check: (r) => expect(r.expression).toBe('30 */6 * * *'),
+  },
+  {
+    toolId: 'regex-tester',
+    generic: { a: '(?<y>\\d{4})-(\\d\\d)', b: 'on 2024-05 and 2025-06', c: 'g', mode: 'match' },
+    path: '/api/regex-tester/',
+    fields: { pattern: '(?<y>\\d{4})-(\\d\\d)', text: 'on 2024-05 and 2025-06', flags: 'g', mode: 'match' },
+    check: (r) => {
+      expect(r.count).toBe(2);
+      expect((r.matches as { groups: unknown }[])[1]?.groups).toEqual({ y: '2025' });
+    },
+  },
+  {
+    toolId: 'regex-tester',
+    generic: { a: '/(\\w+)@/g', b: 'ann@x bob@y', c: '<$1>', mode: 'replace' },
+    path: '/api/regex-tester/',
+    fields: { pattern: '/(\\w+)@/g', text: 'ann@x bob@y', replacement: '<$1>', mode: 'replace' },
+    check: (r) => expect(r.output).toBe('<ann>x <bob>y'),
+  },
+  {
+    toolId: 'qr-code',
+    generic: { a: 'https://example.com', b: 'Q', c: '128', mode: 'svg' },
+    path: '/api/qr-code/',
+    fields: { data: 'https://example.com', errorCorrection: 'Q', size: 128, format: 'svg' },
+    check: (r) => {
+      expect(r).toMatchObject({ format: 'svg', version: expect.any(Number) });
+      expect(r.data).toMatch(/^<svg[^>]+width="128"/);
+    },
+  },
+  {
+    toolId: 'color-palette',
+    generic: { a: '#ff0000', b: '3', mode: 'complementary' },
+    path: '/api/color-palette/generate/',
+    fields: { color: '#ff0000', count: 3, scheme: 'complementary' },
+    check: (r) => expect((r.colors as unknown[]).length).toBeGreaterThanOrEqual(2),
+  },
+  {
+    toolId: 'color-palette',
+    generic: { a: 'rebeccapurple', b: 'hsl', mode: 'convert' },
+    path: '/api/color-palette/convert/',
+    fields: { color: 'rebeccapurple', format: 'hsl' },
+    check: (r) => expect(r.hex).toBe('#663399'),
+  },
+  {
+    toolId: 'html-markdown',
+    generic: { a: '# Hi\n\n<img src=x onerror=alert(1)> [x](javascript:alert(1))', mode: 'markdown-to-html' },
+    path: '/api/html-markdown/',
+    fields: {
+      input: '# Hi\n\n<img src=x onerror=alert(1)> [x](javascript:alert(1))',
+      mode: 'markdown-to-html',
+    },
+    check: (r) => {
+      expect(r.output).toContain('<h1');
+      expect(r.output).not.toMatch(/onerror|javascript:/i);
+    },
+  },
+];
+
+describe('both surfaces give the same result', () => {
+  it.each(cases.map((c) => [`${c.toolId} ${c.path}`, c] as const))('%s', async (_name, c) => {
+    const generic = await app.inject({
+      method: 'POST',
+      url: '/api/tools/run/',
+      payload: { toolId: c.toolId, input: c.generic },
+    });
+    const post = await app.inject({ method: 'POST', url: c.path, payload: c.fields });
+    expect(generic.statusCode, generic.body).toBe(200);
+    expect(post.statusCode, post.body).toBe(200);
+    expect(stable(post.json().result, c.volatile)).toEqual(stable(generic.json().result, c.volatile));
+    c.check(generic.json().result);
+    const endpoint = app.tools.get(c.toolId)!.def.endpoints.find((e) => e.path === c.path)!;
+    if (endpoint.methods.includes('GET')) {
+      const query = new URLSearchParams(
+        Object.entries(c.fields).map(([k, v]): [string, string] => [
+          k,
+          typeof v === 'string' ? v : JSON.stringify(v),
+        ]),
+      );
+      const get = await app.inject({ url: `${c.path}?${query}` });
+      expect(get.statusCode, get.body).toBe(200);
+      expect(stable(get.json().result, c.volatile)).toEqual(stable(generic.json().result, c.volatile));
+    }
+  });
+});
+
+describe('bad input gets the right code on both surfaces', () => {
+  const bad: [string, Record<string, string>, string, Record<string, unknown>, string, number][] = [
+    [
+      'api-header-builder',
+      { a: 'not a url' },
+      '/api/api-header-builder/',
+      { url: 'not a url' },
+      'INVALID_INPUT',
+      400,
+    ],
+    [
+      'api-header-builder',
+      { a: 'https://x.io', b: JSON.stringify({ 'X-A': '1\r\nX-B: 2' }) },
+      '/api/api-header-builder/',
+      { url: 'https://x.io', headers: { 'X-A': '1\r\nX-B: 2' } },
+      'INVALID_INPUT',
+      400,
+    ],
+    [
+      'api-header-builder',
+      { a: 'https://x.io', mode: 'TRACE' },
+      '/api/api-header-builder/',
+      { url: 'https://x.io', method: 'TRACE' },
+      'UNSUPPORTED_OPTION',
+      400,
+    ],
+    [
+      'api-response-mocker',
+      { a: '{"a":1}', mode: 'cobol' },
+      '/api/api-response-mocker/',
+      { response: { a: 1 }, target: 'cobol' },
+      'UNSUPPORTED_OPTION',
+      400,
+    ],
+    [
+      'structured-output-validator',
+      { a: '{"type":', b: '1' },
+      '/api/schema-validator/',
+      { schema: '{"type":', target: 1 },
+      'INVALID_INPUT',
+      400,
+    ],
+    [
+      'token-counter',
+      { a: 'x', b: 'gpt-99-ultra' },
+      '/api/token-counter/',
+      { text: 'x', model: 'gpt-99-ultra' },
+      'UNSUPPORTED_OPTION',
+      400,
+    ],
+    [
+      'schema-generator',
+      { a: '{bad json' },
+      '/api/schema-generator/',
+      { sample: '{bad json' },
+      'INVALID_INPUT',
+      400,
+    ],
+    [
+      'format-detective',
+      { a: 'a: 1', b: 'docx', mode: 'convert' },
+      '/api/format-detective/convert/',
+      { input: 'a: 1', to: 'docx' },
+      'UNSUPPORTED_OPTION',
+      400,
+    ],
+    [
+      'format-detective',
+      { a: '{"a":{"b":1}}', b: 'csv', mode: 'convert' },
+      '/api/format-detective/convert/',
+      { input: '{"a":{"b":1}}', to: 'csv' },
+      'INVALID_INPUT',
+      400,
+    ],
+    [
+      'cron-expression',
+      { a: '* * *', b: 'Mars/Olympus' },
+      '/api/cron-expression/parse/',
+      { expression: '* * *', timezone: 'Mars/Olympus' },
+      'INVALID_INPUT',
+      400,
+    ],
+    [
+      'regex-tester',
+      { a: '(unclosed', b: 'x' },
+      '/api/regex-tester/',
+      { pattern: '(unclosed', text: 'x' },
+      'INVALID_INPUT',
+      400,
+    ],
+    [
+      'regex-tester',
+      { a: 'x', b: 'x', c: 'gq' },
+      '/api/regex-tester/',
+      { pattern: 'x', text: 'x', flags: 'gq' },
+      'INVALID_INPUT',
+      400,
+    ],
+    [
+      'qr-code',
+      { a: 'x', b: 'Z' },
+      '/api/qr-code/',
+      { data: 'x', errorCorrection: 'Z' },
+      'UNSUPPORTED_OPTION',
+      400,
+    ],
+    ['qr-code', { a: 'x', c: '10' }, '/api/qr-code/', { data: 'x', size: 10 }, 'INVALID_INPUT', 400],
+    [
+      'color-palette',
+      { a: 'not-a-colour', mode: 'tints' },
+      '/api/color-palette/generate/',
+      { color: 'not-a-colour', scheme: 'tints' },
+      'INVALID_INPUT',
+      400,
+    ],
+    [
+      'color-palette',
+      { a: 'red', b: '99', mode: 'tints' },
+      '/api/color-palette/generate/',
+      { color: 'red', count: 99, scheme: 'tints' },
+      'INVALID_INPUT',
+      400,
+    ],
+    [
+      'html-markdown',
+      { a: 'x', mode: 'rtf' },
+      '/api/html-markdown/',
+      { input: 'x', mode: 'rtf' },
+      'UNSUPPORTED_OPTION',
+      400,
+    ],
+    ['qr-code', { a: 'x'.repeat(5000) }, '/api/qr-code/', { data: 'x'.repeat(5000) }, 'INPUT_TOO_LARGE', 413],
+  ];
+  it.each(bad.map((b, i) => [`${i}: ${b[0]} → ${b[4]}`, ...b] as const))(
+    '%s',
+    async (_n, toolId, generic, path, fields, code, status) => {
+      for (const res of [
+        await app.inject({ method: 'POST', url: '/api/tools/run/', payload: { toolId, input: generic } }),
+        await app.inject({ method: 'POST', url: path, payload: fields }),
+      ]) {
+        expect(res.statusCode, res.body).toBe(status);
+        expect(errorBody(res).errorCode).toBe(code);
+      }
+    },
+  );
+});

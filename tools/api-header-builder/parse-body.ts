@@ -1,0 +1,102 @@
+import { ToolInputError } from '../../src/shared/tool-error.js';
+
+export const MAX_BODY_CHARS = 262144;
+/** Deepest JSON nesting accepted: the literal writers recurse once per level. */
+export const MAX_JSON_DEPTH = 64;
+
+export type Body =
+  | { kind: 'none'; text: null }
+  | { kind: 'json'; text: string; value: unknown }
+  | { kind: 'text'; text: string };
+
+const JSON_MIME = /^(application|text)\/([\w.-]+\+)?(x-)?json$/i;
+
+/** True for application/json, text/json and any `+json` media type. */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  return contentType !== undefined && JSON_MIME.test(contentType.split(';')[0]!.trim());
+}
+
+/**
+ * Classifies the body. A JSON value, or text that parses as a JSON object/array, is JSON
+ * unless the given Content-Type says otherwise; with a JSON Content-Type the text must parse.
+ */
+export function parseBody(raw: unknown, contentType: string | undefined, warnings: string[]): Body {
+  if (raw === undefined || raw === null || raw === '') return { kind: 'none', text: null };
+  const explicitJson = isJsonContentType(contentType);
+  const explicitOther = contentType !== undefined && !explicitJson;
+  if (typeof raw !== 'string') {
+    const text = jsonText(raw);
+    if (explicitOther) {
+      warnings.push(`the body was serialised as JSON text and sent with Content-Type ${contentType}`);
+      return { kind: 'text', text };
+    }
+    return { kind: 'json', text, value: raw };
+  }
+  if (raw.length > MAX_BODY_CHARS) {
+    throw new ToolInputError(`body is too long (at most ${MAX_BODY_CHARS} characters)`);
+  }
+  if (explicitJson) {
+    const value = parseJson(
+      raw,
+      (msg) => `body is not valid JSON but Content-Type is ${contentType}: ${msg}`,
+    );
+    return { kind: 'json', text: jsonText(value), value };
+  }
+  const trimmed = raw.trim();
+  if (!explicitOther && (trimmed.startsWith('{') || trimmed.startsWith('['))) {
+    try {
+      const value = JSON.parse(raw) as unknown;
+      return { kind: 'json', text: jsonText(value), value };
+    } catch (err) {
+      warnings.push(`the body looks like JSON but does not parse (${(err as Error).message}); sent as text`);
+    }
+  }
+  checkText(raw);
+  return { kind: 'text', text: raw };
+}
+
+function parseJson(text: string, message: (msg: string) => string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new ToolInputError(message((err as Error).message));
+  }
+}
+
+/** Compact JSON text of a value, after checking that it is plain, finite and not too deep. */
+function jsonText(value: unknown): string {
+  checkJson(value, 0);
+  return JSON.stringify(value);
+}
+
+function checkJson(value: unknown, depth: number): void {
+  if (depth > MAX_JSON_DEPTH) {
+    throw new ToolInputError(`body JSON is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new ToolInputError('body JSON contains a non-finite number');
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (const item of value) checkJson(item, depth + 1);
+    return;
+  }
+  if (typeof value === 'object') {
+    for (const item of Object.values(value as Record<string, unknown>)) checkJson(item, depth + 1);
+    return;
+  }
+  throw new ToolInputError(`body contains a value of type ${typeof value}, which JSON cannot carry`);
+}
+
+/** Text bodies travel inside shell and source literals: tab, CR and LF only among controls. */
+function checkText(text: string): void {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0x7f) {
+      throw new ToolInputError(
+        `body contains the control character U+${code.toString(16).toUpperCase().padStart(4, '0')} (binary bodies are not supported)`,
+      );
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import type { ToolInput } from '../../src/shared/tool-def.js';
+import { parseJsonField, ToolInputError, unsupported } from '../../src/shared/tool-error.js';
+import { isJsonSchema } from './detect-schema.js';
+import { generateFromSchema, seedOf } from './generate.js';
+import { parseRoute } from './route.js';
+import { buildSnippets, type MockSpec, TARGETS, type Target } from './snippets.js';
+
+export const MAX_EXAMPLE_DEPTH = 64;
+export const MODES = ['all', ...TARGETS] as const;
+/** Statuses whose responses carry no body (RFC 9110 §6.4.1, §15.3.5, §15.3.6, §15.4.5). */
+const NO_BODY = new Set([204, 205, 304]);
+
+export default async function run(input: ToolInput, mode: string) {
+  const target = typeof mode === 'string' ? mode.toLowerCase() : mode;
+  if (!(MODES as readonly unknown[]).includes(target)) throw unsupported('target', mode, MODES);
+  if (input.response === undefined)
+    throw new ToolInputError('response is required: a JSON example or a JSON Schema');
+  const value = parseJsonField(input.response, 'response');
+  const route = parseRoute(input.route);
+  const status = parseStatus(input.status);
+  const notes: string[] = [];
+
+  let body: unknown;
+  let seed: number | undefined;
+  const source = isJsonSchema(value) ? 'schema' : 'example';
+  if (source === 'schema') {
+    // The seed ignores status and target, so every target shows the same data.
+    seed = seedOf(`${route.method} ${route.path}\n${JSON.stringify(value)}`);
+    body = generateFromSchema(value as Record<string, unknown>, seed);
+  } else {
+    checkDepth(value, 0);
+    body = value;
+    notes.push('The response is your example, returned as given: no data was synthesised.');
+  }
+
+  const hasBody = route.method !== 'HEAD' && !NO_BODY.has(status);
+  if (!hasBody)
+    notes.push(`A ${route.method === 'HEAD' ? 'HEAD response' : `${status} response`} has no body.`);
+  const headers: Record<string, string> = NO_BODY.has(status) ? {} : { 'Content-Type': 'application/json' };
+  const spec: MockSpec = { route, status, headers, hasBody, body: hasBody ? body : null };
+  const targets: readonly Target[] = target === 'all' ? TARGETS : [target as Target];
+  return {
+    response: { status, headers, body: spec.body },
+    route: { method: route.method, path: route.path },
+    source,
+    ...(seed === undefined ? {} : { seed }),
+    snippets: buildSnippets(spec, targets),
+    notes,
+  };
+}
+
+function parseStatus(raw: unknown): number {
+  if (raw === undefined || raw === null || raw === '') return 200;
+  const status = typeof raw === 'string' ? Number(raw) : raw;
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) {
+    throw new ToolInputError(`status must be an integer from 100 to 599, got ${JSON.stringify(raw)}`);
+  }
+  // fetch's Response and MSW refuse 1xx, and a 1xx is never the final answer to a request.
+  if (status < 200)
+    throw new ToolInputError(`status ${status} is informational (1xx) and cannot be mocked as a response`);
+  return status;
+}
+
+/** Examples are embedded by recursive writers: bound the nesting. */
+function checkDepth(value: unknown, depth: number): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (depth >= MAX_EXAMPLE_DEPTH)
+    throw new ToolInputError(`response is nested deeper than ${MAX_EXAMPLE_DEPTH} levels`);
+  for (const item of Object.values(value)) checkDepth(item, depth + 1);
+}

@@ -1,0 +1,78 @@
+/** Plain-English description (cronstrue) and upcoming runs (cron-parser) of a checked expression. */
+import { CronExpressionParser } from 'cron-parser';
+import cronstrue from 'cronstrue';
+import { ToolInputError } from '../../src/shared/tool-error.js';
+
+export const MAX_COUNT = 50;
+export const DEFAULT_COUNT = 5;
+
+/** cronstrue reads 5 fields as minute-first and 6 as second-first, like cron-parser. */
+export function describe(expression: string): string | null {
+  try {
+    return cronstrue.toString(expression, { throwExceptionOnParseError: true, verbose: false });
+  } catch {
+    // The expression already passed cron-parser; a description is a courtesy, not a verdict.
+    return null;
+  }
+}
+
+/** Canonical IANA name of a time zone (case-insensitive input), or INVALID_INPUT naming it. */
+export function resolveTimezone(value: unknown): string {
+  if (value === undefined || value === null || value === '') return 'UTC';
+  if (typeof value !== 'string' || value.length > 64) {
+    throw new ToolInputError('timezone must be an IANA time zone name such as Europe/Paris');
+  }
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    throw new ToolInputError(`unknown timezone '${value}'; use an IANA name such as America/New_York or UTC`);
+  }
+}
+
+export function resolveCount(value: unknown): number {
+  if (value === undefined || value === null || value === '') return DEFAULT_COUNT;
+  const n = typeof value === 'string' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_COUNT) {
+    throw new ToolInputError(`count must be an integer from 0 to ${MAX_COUNT}; got ${String(value)}`);
+  }
+  return n;
+}
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** Start instant of nextRuns: an ISO 8601 date-time with Z or an offset; default now. */
+export function resolveFrom(value: unknown, now: () => Date = () => new Date()): Date {
+  if (value === undefined || value === null || value === '') return now();
+  const date = typeof value === 'string' && ISO_INSTANT.test(value) ? new Date(value) : null;
+  if (date === null || Number.isNaN(date.getTime()) || date.getUTCFullYear() > 9999) {
+    throw new ToolInputError(
+      `from must be an ISO 8601 date-time with Z or an offset, e.g. 2025-03-08T12:00:00Z; got ${String(value)}`,
+    );
+  }
+  return date;
+}
+
+export interface NextRuns {
+  nextRuns: string[];
+  /** Set when fewer runs than asked were found (cron-parser's search limit or date range). */
+  note?: string;
+}
+
+/**
+ * The next `count` runs strictly after `from`, as ISO 8601 in `timezone` with its offset.
+ * cron-parser handles DST: a time skipped by spring-forward runs at the first valid
+ * instant after it; a repeated hour runs once (each wall time of an hourly job shows twice).
+ */
+export function nextRuns(expression: string, timezone: string, from: Date, count: number): NextRuns {
+  const cron = CronExpressionParser.parse(expression, { tz: timezone, currentDate: from });
+  const runs: string[] = [];
+  try {
+    while (runs.length < count) {
+      // toJSON() is luxon's ISO form in the zone, with the offset; whole seconds need no ".000".
+      runs.push(String(cron.next().toJSON()).replace(/\.000(?=Z|[+-])/, ''));
+    }
+  } catch (err) {
+    return { nextRuns: runs, note: `stopped after ${runs.length} runs: ${(err as Error).message}` };
+  }
+  return { nextRuns: runs };
+}

@@ -1,0 +1,107 @@
+import { defineTool } from '../../src/shared/tool-def.js';
+
+export default defineTool({
+  id: 'cron-expression',
+  name: 'Cron Expression Parser & Builder',
+  description:
+    'Explains a cron expression in plain English and lists its next run times in any IANA time zone (DST-aware), or builds an expression from its fields.',
+  category: 'devtools',
+  icon: 'clock',
+  keywords: ['cron', 'crontab', 'schedule', 'next run', 'timezone', 'dst', 'quartz', 'cron builder'],
+  tags: ['scheduling', 'cron', 'time'],
+  riskClass: 'L',
+  policy: { limit: 120, burst: 30, windowSec: 60, inputMaxBytes: 4096, timeoutMs: 1000 },
+  modes: ['parse', 'build'],
+  modeField: null,
+  // `from` defaults to now, so the next runs move with the clock.
+  volatileResultFields: ['from', 'nextRuns'],
+  fields: { a: 'expression', b: 'timezone', c: 'count' },
+  fieldsByMode: { build: { a: 'fields' } },
+  input: {
+    type: 'object',
+    properties: {
+      expression: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 256,
+        description: 'Cron expression: 5 fields, 6 fields (seconds first) or a macro such as @daily',
+      },
+      fields: {
+        type: ['object', 'string'],
+        maxLength: 2048,
+        description:
+          'JSON object of cron fields: second, minute, hour, dayOfMonth, month, dayOfWeek (strings, integers or lists)',
+      },
+      timezone: {
+        type: 'string',
+        maxLength: 64,
+        default: 'UTC',
+        description: 'IANA time zone of the next runs, e.g. Europe/Paris',
+      },
+      count: { type: 'integer', minimum: 0, maximum: 50, default: 5, description: 'Number of next runs' },
+      from: {
+        type: 'string',
+        format: 'date-time',
+        maxLength: 40,
+        description: 'Start instant of the next runs (ISO 8601 with Z or an offset); default now',
+      },
+    },
+    additionalProperties: false,
+  },
+  semanticFields: {
+    expression:
+      'Parse mode: the cron expression. 5 fields (minute hour dayOfMonth month dayOfWeek), 6 fields (second first), or @yearly @annually @monthly @weekly @daily @midnight @hourly. Names (JAN, MON), ranges, lists, steps, ?, L and n#k are accepted; H and W are not',
+    fields:
+      'Build mode: JSON object with any of second, minute, hour, dayOfMonth, month, dayOfWeek; each a cron field text, an integer or a list. Unset fields are "*" except minute, which defaults to "0"; second only when given',
+    timezone:
+      'IANA time zone (default UTC) in which nextRuns are computed and written, with their UTC offset',
+    count: 'How many next runs to list, 0 to 50 (default 5)',
+    from: 'ISO 8601 instant after which nextRuns start (exclusive); default the current time. Set it for reproducible results',
+  },
+  endpoints: [
+    {
+      path: '/api/cron-expression/parse/',
+      methods: ['GET', 'POST'],
+      summary: 'Explain a cron expression and list its next runs',
+      mode: 'parse',
+    },
+    {
+      path: '/api/cron-expression/build/',
+      methods: ['GET', 'POST'],
+      summary: 'Build a cron expression from its fields',
+      mode: 'build',
+    },
+  ],
+  faqs: [
+    {
+      question: 'What happens with an invalid expression?',
+      answer:
+        'Parse mode answers with valid: false, an error naming the faulty field (e.g. "minute field: 61 is out of range 0-59") and field. Build mode refuses bad fields with INVALID_INPUT.',
+    },
+    {
+      question: 'How are daylight-saving changes handled?',
+      answer:
+        'Runs are computed in the given time zone. A time skipped by spring-forward runs at the first valid instant after it (02:30 becomes 03:30); a time repeated at fall-back runs once. Every run carries its UTC offset.',
+    },
+    {
+      question: 'Are 6-field expressions supported?',
+      answer: 'Yes: with 6 fields the first is seconds (0-59), as in node-cron and Quartz-like schedulers.',
+    },
+  ],
+  howTo: [
+    {
+      title: 'Explain an expression',
+      description: 'Call /api/cron-expression/parse/ with `expression` (generic: `a`, mode parse).',
+    },
+    {
+      title: 'Get next runs in your zone',
+      description: 'Add `timezone` (`b`), `count` (`c`) and optionally `from` for a fixed start instant.',
+    },
+    {
+      title: 'Build an expression',
+      description:
+        'Call /api/cron-expression/build/ with `fields`, e.g. {"minute":"0","hour":"*/2","dayOfWeek":"1-5"}.',
+    },
+  ],
+  relatedTools: ['regex-tester', 'format-detective'],
+});

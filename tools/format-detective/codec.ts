@@ -1,0 +1,132 @@
+/** Reads any supported format into the JSON model, and writes the model out in any format. */
+import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
+import type { Document } from 'yaml';
+import { ToolInputError } from '../../src/shared/tool-error.js';
+import { parseIni, writeIni } from './ini-format.js';
+import { childPath, describe, isObject, type Json, MAX_DEPTH, parseFailure, toJsonModel } from './model.js';
+import { parseTable, writeTable } from './table-format.js';
+import type { Format } from './tool.js';
+import { parseXml, writeXml } from './xml-format.js';
+import { parseYaml, writeYaml } from './yaml-format.js';
+
+export interface Decoded {
+  value: Json;
+  warnings: string[];
+}
+
+export interface Encoded {
+  output: string;
+  warnings: string[];
+}
+
+/** Largest converted text returned (the input is at most 512 KiB; YAML aliases can grow it). */
+export const MAX_OUTPUT_CHARS = 4 * 1024 * 1024;
+
+function parseJson(text: string): Json {
+  try {
+    return toJsonModel(JSON.parse(text));
+  } catch (err) {
+    throw parseFailure('JSON', err);
+  }
+}
+
+export function parseNdjson(text: string): Json[] {
+  const values: unknown[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    if (line.trim() === '') return;
+    try {
+      values.push(JSON.parse(line));
+    } catch (err) {
+      throw new ToolInputError(`input is not valid NDJSON: line ${i + 1}: ${(err as Error).message}`);
+    }
+  });
+  return toJsonModel(values) as Json[];
+}
+
+function writeNdjson(value: Json): string {
+  if (!Array.isArray(value)) {
+    throw new ToolInputError(
+      `NDJSON needs a top-level array (one JSON value per line); the data is ${describe(value)}`,
+    );
+  }
+  return value.map((item) => `${JSON.stringify(item)}\n`).join('');
+}
+
+function parseTomlText(text: string): Json {
+  try {
+    return toJsonModel(parseToml(text, { maxDepth: MAX_DEPTH }));
+  } catch (err) {
+    throw parseFailure('TOML', err);
+  }
+}
+
+/** TOML has no null, and smol-toml silently drops a null value: refuse it with its path. */
+function findNull(value: Json, path: string): string | null {
+  if (value === null) return path;
+  if (typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    const found = findNull(item, childPath(path, key));
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+function writeToml(value: Json): string {
+  if (!isObject(value)) {
+    throw new ToolInputError(`TOML needs a top-level table (an object); the data is ${describe(value)}`);
+  }
+  const nullAt = findNull(value, '');
+  if (nullAt !== null) throw new ToolInputError(`TOML has no null; the value at ${nullAt} is null`);
+  return stringifyToml(value);
+}
+
+/** `yamlDocuments`: YAML already parsed from this text by detection. */
+export function decode(format: Format, text: string, yamlDocuments?: Document[]): Decoded {
+  switch (format) {
+    case 'json':
+      return { value: parseJson(text), warnings: [] };
+    case 'ndjson':
+      return { value: parseNdjson(text), warnings: [] };
+    case 'yaml':
+      return parseYaml(text, yamlDocuments);
+    case 'toml':
+      return { value: parseTomlText(text), warnings: [] };
+    case 'csv':
+      return { value: parseTable(text, ','), warnings: [] };
+    case 'tsv':
+      return { value: parseTable(text, '\t'), warnings: [] };
+    case 'xml':
+      return { value: parseXml(text), warnings: [] };
+    case 'ini':
+      return { value: parseIni(text), warnings: [] };
+  }
+}
+
+function encodeUnchecked(format: Format, value: Json): Encoded {
+  switch (format) {
+    case 'json':
+      return { output: `${JSON.stringify(value, null, 2)}\n`, warnings: [] };
+    case 'ndjson':
+      return { output: writeNdjson(value), warnings: [] };
+    case 'yaml':
+      return { output: writeYaml(value), warnings: [] };
+    case 'toml':
+      return { output: writeToml(value), warnings: [] };
+    case 'csv':
+      return { output: writeTable(value, ','), warnings: [] };
+    case 'tsv':
+      return { output: writeTable(value, '\t'), warnings: [] };
+    case 'xml':
+      return writeXml(value);
+    case 'ini':
+      return writeIni(value);
+  }
+}
+
+export function encode(format: Format, value: Json): Encoded {
+  const encoded = encodeUnchecked(format, value);
+  if (encoded.output.length > MAX_OUTPUT_CHARS) {
+    throw new ToolInputError(`the converted ${format} text would exceed ${MAX_OUTPUT_CHARS} characters`);
+  }
+  return encoded;
+}

@@ -1,0 +1,76 @@
+/** Reads the pattern (bare or `/pattern/flags`) and the flags, and compiles a native RegExp. */
+import { ToolInputError } from '../../src/shared/tool-error.js';
+
+export const MAX_PATTERN_LENGTH = 32768;
+
+/** The `v` flag (unicode sets) exists from V8 11.2 (Node 20); checked once at load. */
+function engineSupportsV(): boolean {
+  // Built from a variable: a /(?:)/v literal would be a syntax error on engines without v.
+  const flag: string = 'v';
+  try {
+    new RegExp('', flag);
+    return true;
+  } catch {
+    return false;
+  }
+}
+export const SUPPORTED_FLAGS = `dgimsuy${engineSupportsV() ? 'v' : ''}`;
+
+export interface CompiledPattern {
+  regex: RegExp;
+  source: string;
+  flags: string;
+  /** Where the flags came from: the `flags` field, the `/pattern/flags` literal, or none. */
+  flagsFrom: 'field' | 'literal' | 'none';
+}
+
+const LITERAL = /^\/([\s\S]+)\/([dgimsuyv]*)$/;
+
+function checkFlags(flags: string): void {
+  const seen = new Set<string>();
+  for (const flag of flags) {
+    if (!SUPPORTED_FLAGS.includes(flag)) {
+      throw new ToolInputError(
+        `flag '${flag}' is not supported; supported: ${SUPPORTED_FLAGS.split('').join(', ')}`,
+      );
+    }
+    if (seen.has(flag)) throw new ToolInputError(`flag '${flag}' is repeated in '${flags}'`);
+    seen.add(flag);
+  }
+}
+
+/**
+ * `/pattern/flags` is read as a literal when the text starts with `/` and ends with `/`
+ * plus flag letters only (so a bare path such as /usr/bin stays a bare pattern). A non-empty `flags` field replaces the
+ * literal's flags rather than adding to them, so a caller can always state them exactly.
+ */
+export function compilePattern(pattern: unknown, flagsField: unknown): CompiledPattern {
+  if (typeof pattern !== 'string' || pattern === '') {
+    throw new ToolInputError('pattern is required (a regular expression; use (?:) for the empty one)');
+  }
+  if (pattern.length > MAX_PATTERN_LENGTH) {
+    throw new ToolInputError(`pattern is ${pattern.length} characters; the maximum is ${MAX_PATTERN_LENGTH}`);
+  }
+  if (flagsField !== undefined && flagsField !== null && typeof flagsField !== 'string') {
+    throw new ToolInputError('flags must be a string of regex flags such as "gi"');
+  }
+  const literal = LITERAL.exec(pattern);
+  const source = literal ? (literal[1] as string) : pattern;
+  let flags = '';
+  let flagsFrom: CompiledPattern['flagsFrom'] = 'none';
+  if (typeof flagsField === 'string' && flagsField !== '') {
+    flags = flagsField;
+    flagsFrom = 'field';
+  } else if (literal && literal[2] !== '') {
+    flags = literal[2] as string;
+    flagsFrom = 'literal';
+  }
+  checkFlags(flags);
+  try {
+    const regex = new RegExp(source, flags);
+    return { regex, source, flags: regex.flags, flagsFrom };
+  } catch (err) {
+    // The engine's own message, e.g. "Invalid regular expression: /(/: Unterminated group".
+    throw new ToolInputError((err as Error).message);
+  }
+}

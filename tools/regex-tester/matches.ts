@@ -1,0 +1,69 @@
+/** match, test and split modes: results listed up to a count and a size, then counted only. */
+import { execAll } from './exec-all.js';
+
+export const MAX_MATCHES = 1000;
+export const MAX_PARTS = 1000;
+/** Characters of matched text listed in one answer (lookaheads can capture the rest of the text each time). */
+export const MAX_LISTED_CHARS = 1_000_000;
+
+export interface MatchInfo {
+  match: string;
+  index: number;
+  end: number;
+  /** Named groups (unmatched ones null), or null when the pattern has none. */
+  groups: Record<string, string | null> | null;
+  /** Numbered groups 1..n, unmatched ones null. */
+  captures: (string | null)[];
+  /** With the `d` flag: [start, end] of each capture (null when unmatched). */
+  captureIndices?: ([number, number] | null)[];
+}
+
+function describeMatch(m: RegExpExecArray): MatchInfo {
+  const info: MatchInfo = {
+    match: m[0],
+    index: m.index,
+    end: m.index + m[0].length,
+    groups: m.groups ? Object.fromEntries(Object.entries(m.groups).map(([k, v]) => [k, v ?? null])) : null,
+    captures: m.slice(1).map((c) => c ?? null),
+  };
+  if (m.indices) info.captureIndices = m.indices.slice(1).map((pair) => (pair ? [pair[0], pair[1]] : null));
+  return info;
+}
+
+const listedChars = (m: RegExpExecArray) => m.reduce((sum, c) => sum + (c?.length ?? 0), 0);
+
+/** Lists matches (first MAX_MATCHES, within MAX_LISTED_CHARS) and counts them all. */
+export function listMatches(regex: RegExp, text: string) {
+  const matches: MatchInfo[] = [];
+  let count = 0;
+  let chars = 0;
+  let full = false;
+  for (const m of execAll(regex, text)) {
+    count++;
+    if (full) continue;
+    chars += listedChars(m);
+    if (matches.length >= MAX_MATCHES || chars > MAX_LISTED_CHARS) full = true;
+    else matches.push(describeMatch(m));
+  }
+  return { matches, count, truncated: matches.length < count };
+}
+
+/** First match only: does the pattern match, and where. */
+export function testMatch(regex: RegExp, text: string) {
+  regex.lastIndex = 0;
+  const m = regex.exec(text);
+  return { matched: m !== null, index: m ? m.index : null, match: m ? m[0] : null };
+}
+
+/** Native split (captures are spliced in, unmatched ones null), cut at MAX_PARTS and MAX_LISTED_CHARS. */
+export function splitText(regex: RegExp, text: string) {
+  const all = text.split(regex, MAX_PARTS + 1);
+  const parts: (string | null)[] = [];
+  let chars = 0;
+  for (const part of all) {
+    chars += part?.length ?? 0;
+    if (parts.length >= MAX_PARTS || chars > MAX_LISTED_CHARS) break;
+    parts.push(part ?? null);
+  }
+  return { parts, count: parts.length, truncated: parts.length < all.length };
+}

@@ -1,0 +1,75 @@
+import type { ToolInput } from '../../src/shared/tool-def.js';
+import { parseJsonField, ToolInputError, unsupported } from '../../src/shared/tool-error.js';
+import { emit, type Schema } from './emit.js';
+import { type Budget, emptySummary, fold } from './infer.js';
+
+export const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
+export const MODES = ['draft-07', 'strict', 'merge'];
+/** Upper bound on JSON text handed to run() directly (the API's inputMaxBytes is smaller). */
+export const MAX_SAMPLE_CHARS = 1_048_576;
+export const MAX_TITLE_CHARS = 200;
+const MAX_LISTED_PATHS = 10;
+
+export interface SchemaResult {
+  schema: Schema;
+  mode: string;
+  /** Samples merged: the array's length in merge mode, else 1. */
+  samples: number;
+  /** Notes for the caller, e.g. why a strict schema may still be refused by OpenAI. */
+  warnings: string[];
+}
+
+function readSample(value: unknown): unknown {
+  if (value === undefined) throw new ToolInputError('sample is required: a JSON value or JSON text');
+  if (typeof value === 'string' && value.length > MAX_SAMPLE_CHARS) {
+    throw new ToolInputError(`sample is too long: more than ${MAX_SAMPLE_CHARS} characters`);
+  }
+  return parseJsonField(value, 'sample');
+}
+
+function readTitle(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string' || value.length > MAX_TITLE_CHARS) {
+    throw new ToolInputError(`title must be a string of at most ${MAX_TITLE_CHARS} characters`);
+  }
+  return value;
+}
+
+export default function run(input: ToolInput, mode: string): SchemaResult {
+  if (!MODES.includes(mode)) throw unsupported('mode', mode, MODES);
+  const sample = readSample(input.sample);
+  const title = readTitle(input.title);
+
+  const root = emptySummary();
+  const budget: Budget = { nodes: 0, maxDepth: 0 };
+  let samples = 1;
+  if (mode === 'merge') {
+    if (!Array.isArray(sample) || sample.length === 0) {
+      throw new ToolInputError('in merge mode, sample must be a JSON array of one or more samples');
+    }
+    samples = sample.length;
+    for (const item of sample) fold(root, item, budget);
+  } else {
+    fold(root, sample, budget);
+  }
+
+  const options = { strict: mode === 'strict', nullable: [] as string[] };
+  const schema: Schema = { $schema: DRAFT_07, ...(title ? { title } : {}), ...emit(root, options) };
+  const warnings: string[] = [];
+  if (options.strict && (schema.type !== 'object' || root.nulls > 0)) {
+    warnings.push(
+      'OpenAI Structured Outputs requires the root schema to be an object; wrap the sample in one.',
+    );
+  }
+  if (options.nullable.length > 0) {
+    const shown = options.nullable.slice(0, MAX_LISTED_PATHS).join(', ');
+    const more =
+      options.nullable.length > MAX_LISTED_PATHS
+        ? ` and ${options.nullable.length - MAX_LISTED_PATHS} more`
+        : '';
+    warnings.push(
+      `Missing from some objects, so required but nullable in strict mode (documents must carry them, as null if need be): ${shown}${more}.`,
+    );
+  }
+  return { schema, mode, samples, warnings };
+}

@@ -1,0 +1,109 @@
+/** Turns `left`/`right` (JSON text, YAML text or a JSON value) into a checked JSON value. */
+import { type DocumentOptions, type ParseOptions, parseAllDocuments, type SchemaOptions } from 'yaml';
+import { ToolInputError } from '../../src/shared/tool-error.js';
+import { findDuplicateKey, yamlDepthExceeds } from '../_shared/yaml-guards.js';
+
+export const MAX_BYTES = 524288;
+export const MAX_DEPTH = 100;
+export const MAX_NODES = 1_000_000;
+/** Alias expansions allowed: real files use a few; alias bombs need thousands. */
+export const MAX_ALIAS_COUNT = 50;
+
+export type Source = 'json' | 'yaml' | 'value';
+
+const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
+  schema: 'core',
+  resolveKnownTags: false, // no !!binary, !!set, !!timestamp: JSON-shaped values only
+  merge: false,
+  uniqueKeys: false, // checked by findDuplicateKey in linear time
+  logLevel: 'silent',
+};
+
+function pointer(path: string): string {
+  return path === '' ? '(root)' : path;
+}
+
+/** Checks that a value is plain JSON within the depth and size bounds (no copy is made). */
+function checkJson(value: unknown, field: string): void {
+  let nodes = 0;
+  const walk = (v: unknown, path: string, depth: number): void => {
+    nodes += 1;
+    if (nodes > MAX_NODES) throw new ToolInputError(`${field} holds more than ${MAX_NODES} values`);
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') return;
+    if (typeof v === 'number') {
+      if (Number.isFinite(v)) return;
+      throw new ToolInputError(`${field} has ${String(v)} at ${pointer(path)}, which JSON cannot hold`);
+    }
+    if (typeof v !== 'object') throw new ToolInputError(`${field} has a ${typeof v} at ${pointer(path)}`);
+    if (depth >= MAX_DEPTH) throw new ToolInputError(`${field} is nested deeper than ${MAX_DEPTH} levels`);
+    const entries = Array.isArray(v) ? v.entries() : Object.entries(v);
+    for (const [key, item] of entries) {
+      // JSON Patch libraries refuse to touch these keys (prototype pollution guard), so
+      // a document holding one cannot be diffed into a patch: say so up front.
+      if (key === '__proto__') {
+        throw new ToolInputError(
+          `${field} has a "__proto__" key at ${pointer(path) || '/'}, which is not supported`,
+        );
+      }
+      walk(item, `${path}/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`, depth + 1);
+    }
+  };
+  walk(value, '', 0);
+}
+
+function parseYaml(text: string, field: string): unknown {
+  if (yamlDepthExceeds(text, MAX_DEPTH + 1)) {
+    throw new ToolInputError(`${field} is nested deeper than ${MAX_DEPTH} levels`);
+  }
+  const docs = parseAllDocuments(text, YAML_OPTIONS);
+  if (docs.length !== 1) {
+    throw new ToolInputError(`${field} holds ${docs.length} YAML documents; give exactly one`);
+  }
+  const doc = docs[0]!;
+  const error = doc.errors[0];
+  if (error) {
+    const reason = error.message.split('\n', 1)[0]!.replace(/:\s*$/, '');
+    throw new ToolInputError(`${field} is neither valid JSON nor valid YAML: ${reason}`);
+  }
+  const duplicate = findDuplicateKey(doc);
+  if (duplicate !== null)
+    throw new ToolInputError(`${field} is not valid YAML: the key "${duplicate}" appears twice`);
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof ReferenceError && /alias/i.test(message)) {
+      throw new ToolInputError(`${field} is refused: its YAML aliases expand too much (${message})`);
+    }
+    throw new ToolInputError(`${field} is not valid YAML: ${message.split('\n', 1)[0]}`);
+  }
+}
+
+export function readDocument(value: unknown, field: 'left' | 'right'): { value: unknown; source: Source } {
+  if (value === undefined) throw new ToolInputError(`${field} is required`);
+  if (typeof value !== 'string') {
+    checkJson(value, field);
+    return { value, source: 'value' };
+  }
+  if (Buffer.byteLength(value, 'utf8') > MAX_BYTES) {
+    throw new ToolInputError(`${field} is larger than ${MAX_BYTES} bytes`);
+  }
+  const text = value.startsWith('\uFEFF') ? value.slice(1) : value;
+  if (text.trim() === '') {
+    throw new ToolInputError(`${field} is empty; send the JSON text null to compare with null`);
+  }
+  let parsed: { value: unknown; source: Source };
+  try {
+    parsed = { value: JSON.parse(text), source: 'json' };
+  } catch {
+    try {
+      parsed = { value: parseYaml(text, field), source: 'yaml' };
+    } catch (err) {
+      // A stack overflow in the parser is reported as what it is: too much nesting.
+      if (err instanceof RangeError) throw new ToolInputError(`${field} is nested too deeply`);
+      throw err;
+    }
+  }
+  checkJson(parsed.value, field);
+  return parsed;
+}

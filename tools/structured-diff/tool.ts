@@ -1,0 +1,89 @@
+import { defineTool } from '../../src/shared/tool-def.js';
+
+export const MODES = ['summary', 'patch'];
+
+/** A field that is JSON/YAML text, or (on POST) the JSON value itself. */
+const documentField = (description: string) => ({
+  type: ['string', 'object', 'array', 'number', 'boolean', 'null'],
+  maxLength: 524288,
+  description,
+});
+
+export default defineTool({
+  id: 'structured-diff',
+  name: 'JSON / YAML Diff',
+  description:
+    'Compares two JSON or YAML documents and lists every added, removed and changed value by JSON Pointer; patch mode also returns the RFC 6902 JSON Patch that turns the left document into the right one.',
+  category: 'devtools',
+  icon: 'git-compare',
+  keywords: [
+    'json diff',
+    'yaml diff',
+    'compare json',
+    'json patch',
+    'rfc 6902',
+    'json pointer',
+    'structured diff',
+  ],
+  tags: ['data', 'diff', 'json'],
+  riskClass: 'L',
+  hasApi: true,
+  policy: { limit: 60, burst: 20, windowSec: 60, inputMaxBytes: 524288, timeoutMs: 3000 },
+  modes: MODES,
+  modeField: 'mode',
+  fields: { a: 'left', b: 'right', c: null },
+  input: {
+    type: 'object',
+    properties: {
+      left: documentField('The original document: JSON or YAML text, or a JSON value'),
+      right: documentField('The changed document: JSON or YAML text, or a JSON value'),
+    },
+    required: ['left', 'right'],
+    additionalProperties: false,
+  },
+  semanticFields: {
+    left: 'The original document: JSON or YAML text (a string is always parsed), or a JSON object/array on POST',
+    right: 'The document to compare with left, in the same forms',
+    mode: 'summary (default): equal, changes and stats; patch: also the RFC 6902 patch turning left into right',
+  },
+  endpoints: [
+    {
+      path: '/api/structured-diff/',
+      methods: ['GET', 'POST'],
+      summary: 'Compare two JSON or YAML documents; optionally get the RFC 6902 patch',
+    },
+  ],
+  faqs: [
+    {
+      question: 'How are arrays compared?',
+      answer:
+        'Index by index, without LCS or move detection: position i of left is compared with position i of right, extra items are added or removed at the end. Inserting an item at the front therefore reports every later position as replaced. In exchange every path points straight into left (remove, replace) or right (add), and the patch uses only add, remove and replace.',
+    },
+    {
+      question: 'How is the text read?',
+      answer:
+        'A string is parsed as JSON first, then as YAML (core schema, one document, at most 50 alias expansions, no custom tags). To compare a plain string, send it as JSON text, e.g. "\\"hello\\"". Documents may nest 100 levels deep.',
+    },
+    {
+      question: 'Are all changes listed?',
+      answer:
+        'The first 1000 changes are listed (then `truncated` is true); `stats` always counts all of them. The patch is always complete: when it would exceed 100000 operations, patch mode is refused rather than returning part of it.',
+    },
+  ],
+  howTo: [
+    {
+      title: 'Give both documents',
+      description: 'Send `left` (generic `a`) and `right` (`b`) as JSON or YAML text.',
+    },
+    {
+      title: 'Read the changes',
+      description:
+        'Each change has `op` (add, remove, replace), a JSON Pointer `path`, and `oldValue`/`newValue`.',
+    },
+    {
+      title: 'Get a patch',
+      description: 'Set `mode` to `patch` to also receive the RFC 6902 operations that turn left into right.',
+    },
+  ],
+  relatedTools: ['format-detective', 'schema-generator', 'structured-output-validator'],
+});
