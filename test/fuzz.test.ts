@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readExamples } from '../src/docs/examples.js';
 import { ERROR_CODES } from '../src/errors.js';
 import { buildTestApp, policyFile, type TestApp } from './helpers.js';
 
@@ -227,6 +228,20 @@ describe('fuzzing every route', () => {
       ),
       { numRuns: 100 },
     );
+  });
+
+  it('lone surrogates in every slot of every tool, starting from its working example', async () => {
+    // Deterministic companion of the random cases: each tool's basic example reaches its
+    // real code path, and one slot at a time carries text with no UTF-8 form.
+    for (const { def } of app.tools.values()) {
+      const { input } = readExamples(def.id).basic;
+      for (const slot of ['a', 'b', 'c'] as const) {
+        for (const value of ['\ud800', `${input[slot] ?? ''}\udfff`, `\ud83d${input[slot] ?? ''}`]) {
+          const payload = { toolId: def.id, input: { ...input, [slot]: value } };
+          checkAnswer(await app.inject({ method: 'POST', url: '/api/tools/run/', payload }));
+        }
+      }
+    }
   });
 
   it('refuses a chunked body past the cap with 413', async () => {

@@ -118,6 +118,13 @@ describe('qr-code', () => {
     expect((await fail({ data: '' })).message).toContain('data is empty');
   });
 
+  it('refuses a lone surrogate (no UTF-8 form) but encodes astral characters', async () => {
+    const lone = await fail({ data: 'a\ud800b' });
+    expect(lone).toMatchObject({ code: 'INVALID_INPUT' });
+    expect(lone.message).toContain('lone surrogate');
+    expect((await call({ data: 'emoji \u{1F600}' }, 'utf8')).version).toBeGreaterThan(0);
+  });
+
   it('refuses an unknown level or format with UNSUPPORTED_OPTION listing the supported ones', async () => {
     const level = await fail({ data: 'hi', errorCorrection: 'X' });
     expect(level).toMatchObject({ code: 'UNSUPPORTED_OPTION' });

@@ -14,6 +14,10 @@ export const MARGIN = 4;
 function readData(value: unknown): string {
   if (typeof value !== 'string') throw new ToolInputError('data must be a string (the text to encode)');
   if (value === '') throw new ToolInputError('data is empty: give the text or URL to encode');
+  // A lone UTF-16 surrogate has no UTF-8 form, so no QR byte segment can carry it.
+  if (/[\uD800-\uDFFF]/u.test(value)) {
+    throw new ToolInputError('data is not valid Unicode: it holds a lone surrogate (\\uD800-\\uDFFF)');
+  }
   // No QR code holds more characters than this; checked before the encoder works on it.
   if (value.length > MAX_DIGITS.L) throw new ToolInputError(tooMuchData(value, 'L'));
   return value;
