@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['tools/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'tools/**/*.test.ts', 'test/**/*.test.ts'],
     // The long reliability cases run with `npm run test:stress` (vitest.stress.config.ts).
     exclude: ['test/stress/**', 'node_modules/**'],
     testTimeout: 30_000,

@@ -68,24 +68,28 @@ export async function buildApp(options: BuildOptions = {}) {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks: no promise per request on the hot path.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    if (closing) {
-      throw new HubError('CONCURRENCY_LIMIT', 'the instance is shutting down; retry shortly', {
+    if (!closing) return done();
+    done(
+      new HubError('CONCURRENCY_LIMIT', 'the instance is shutting down; retry shortly', {
         status: 503,
         headers: { 'Retry-After': 1, Connection: 'close' },
-      });
-    }
+      }),
+    );
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     // A keep-alive socket would hold server.close() open after its last answer.
     if (closing) reply.header('Connection', 'close');
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       { method: request.method, url: request.url, statusCode: reply.statusCode, ms: reply.elapsedTime },
       'request completed',
     );
+    done();
   });
 
   await app.register(errorsPlugin);

@@ -8,6 +8,24 @@ export interface PoolStats {
   inUse: number;
 }
 
+/**
+ * prom-client hashes the label values on every `labels()` call; on the hot path the
+ * children are looked up by their joined values instead. Label sets here are bounded
+ * (tools, surfaces, sources, outcomes, routes, statuses).
+ */
+function childrenOf<C>(metric: { labels(...values: string[]): C }): (...values: string[]) => C {
+  const children = new Map<string, C>();
+  return (...values) => {
+    const key = values.join('\0');
+    let child = children.get(key);
+    if (!child) {
+      child = metric.labels(...values);
+      children.set(key, child);
+    }
+    return child;
+  };
+}
+
 const RUN_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
@@ -22,9 +40,14 @@ export class HubMetrics {
   private readonly queueSeconds: Histogram<'tool'>;
   private readonly rateLimited: Counter<'tool'>;
   readonly workerRestarts: Counter;
+  readonly batchRuns: Histogram;
   readonly limiterFallbacks: Counter<'reason'>;
-  readonly httpSeconds: Histogram<'method' | 'route' | 'status_code'>;
-  private readonly children = new Map<string, { inc(): void }>();
+  private readonly httpSeconds: Histogram<'method' | 'route' | 'status_code'>;
+  private readonly run: (...labels: string[]) => { inc(): void };
+  private readonly runTime: (tool: string) => { observe(v: number): void };
+  private readonly queueTime: (tool: string) => { observe(v: number): void };
+  private readonly limited: (tool: string) => { inc(): void };
+  private readonly http: (...labels: string[]) => { observe(v: number): void };
 
   constructor(opts: { pool: () => PoolStats; storeDegraded: () => number; storeMode: string }) {
     const registers = [this.registry];
@@ -60,6 +83,12 @@ export class HubMetrics {
       help: 'Workers replaced after a timeout, a crash or running out of memory',
       registers,
     });
+    this.batchRuns = new Histogram({
+      name: 'toolhub_pool_batch_runs',
+      help: 'Runs per batch sent to a worker (runs of fast tools waiting together cross the thread boundary together)',
+      buckets: [1, 2, 4, 8, 16, 32],
+      registers,
+    });
     this.limiterFallbacks = new Counter({
       name: 'toolhub_limiter_fallbacks_total',
       help: 'Limiter calls that fell back from Redis to the in-process insurance store',
@@ -73,6 +102,11 @@ export class HubMetrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     });
+    this.run = childrenOf(this.runs);
+    this.runTime = childrenOf(this.runSeconds);
+    this.queueTime = childrenOf(this.queueSeconds);
+    this.limited = childrenOf(this.rateLimited);
+    this.http = childrenOf(this.httpSeconds);
     const gauge = (name: string, help: string, read: () => number) =>
       new Gauge({
         name,
@@ -110,15 +144,13 @@ export class HubMetrics {
     durationMs: number,
     queuedMs: number,
   ): void {
-    const key = `${tool}|${surface}|${source}|${outcome}`;
-    let child = this.children.get(key);
-    if (!child) {
-      child = this.runs.labels(tool, surface, source, outcome);
-      this.children.set(key, child);
-    }
-    child.inc();
-    if (durationMs > 0) this.runSeconds.labels(tool).observe(durationMs / 1000);
-    if (queuedMs >= 0) this.queueSeconds.labels(tool).observe(queuedMs / 1000);
-    if (outcome === 'RATE_LIMITED') this.rateLimited.labels(tool).inc();
+    this.run(tool, surface, source, outcome).inc();
+    if (durationMs > 0) this.runTime(tool).observe(durationMs / 1000);
+    if (queuedMs >= 0) this.queueTime(tool).observe(queuedMs / 1000);
+    if (outcome === 'RATE_LIMITED') this.limited(tool).inc();
+  }
+
+  recordHttp(method: string, route: string, status: number, seconds: number): void {
+    this.http(method, route, String(status)).observe(seconds);
   }
 }

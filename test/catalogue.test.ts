@@ -249,14 +249,13 @@ describe('OpenAPI document', () => {
 
 describe('adding a tool is adding a folder', () => {
   it('a fixture tool folder appears in the index, bundle, descriptors, OpenAPI and routes', async () => {
-    const withFixtures = await buildTestApp(
-      { EXTRA_TOOL_DIRS: (await import('./helpers.js')).FIXTURE_TOOLS },
-      true,
-    );
+    const { FIXTURE_TOOLS } = await import('./helpers.js');
+    const fixtureCount = (await import('node:fs')).readdirSync(FIXTURE_TOOLS).length;
+    const withFixtures = await buildTestApp({ EXTRA_TOOL_DIRS: FIXTURE_TOOLS }, true);
     try {
       const index = (await withFixtures.inject({ url: '/api/skills-index.json' })).json();
       expect(index.tools.map((t: { toolId: string }) => t.toolId)).toContain('fx-echo');
-      expect(index.toolCount).toBe(12 + 7);
+      expect(index.toolCount).toBe(12 + fixtureCount);
       const bundle = (await withFixtures.inject({ url: '/api/skills-bundle.json' })).json();
       expect(bundle.tools.find((t: { toolId: string }) => t.toolId === 'fx-echo').files.skillMd).toContain(
         'Fixture fx-echo',

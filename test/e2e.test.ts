@@ -67,7 +67,13 @@ describe('end to end: two built servers sharing one Redis', () => {
 
   it('drains an in-flight run on SIGTERM, then exits 0 and refuses new connections', async () => {
     const inFlight = validate(two!.base, catastrophic, evil);
-    await new Promise((r) => setTimeout(r, 200));
+    // SIGTERM once the run is in the pool (a fixed sleep would race a loaded machine).
+    await expect
+      .poll(
+        async () =>
+          ((await (await fetch(`${two!.base}/readyz`)).json()) as { pool: { inUse: number } }).pool.inUse,
+      )
+      .toBeGreaterThan(0);
     two!.proc.kill('SIGTERM');
     const res = await inFlight;
     expect(res.status).toBe(504);

@@ -76,7 +76,8 @@ describe('the pool', () => {
       url: '/api/tools/run/',
       payload: { toolId: 'fx-sleep', a: '250' },
     });
-    await new Promise((r) => setTimeout(r, 50));
+    // The slow run holds the only slot (a fixed sleep here would race a loaded machine).
+    await expect.poll(() => app!.pool.stats().inUse).toBe(1);
     const res = await get(app, 'fx-echo', 'x');
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('1');
@@ -92,11 +93,32 @@ describe('the pool', () => {
       url: '/api/tools/run/',
       payload: { toolId: 'fx-sleep', a: '280' },
     });
-    await new Promise((r) => setTimeout(r, 20));
+    await expect.poll(() => app!.pool.stats().inUse).toBe(1);
     const res = await get(app, 'fx-echo', 'x');
     expect(res.statusCode).toBe(503);
     expect(errorBody(res).error).toContain('no worker was free within 100 ms');
     expect((await slow).statusCode).toBe(200);
+  });
+
+  it('sends fast runs that wait together as one batch; an overdue batch-mate fails alone', async () => {
+    const file = await policyFile({ tools: { 'fx-mixed': { maxInFlightPerClient: 50, maxInFlight: 50 } } });
+    app = await buildTestApp({ POLICY_FILE: file, POOL_THREADS: '2' });
+    const run = (text: string) => get(app!, 'fx-mixed', text);
+    // A tool with no history counts as slow (its runs travel alone) until it proves fast.
+    for (let i = 0; i < 30; i++) expect((await run(`warm ${i}`)).statusCode).toBe(200);
+    const texts = ['a1', 'a2', 'a3', 'a4', 'spin', 'b1', 'b2', 'b3', 'b4'];
+    const answers = await Promise.all(texts.map(run));
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 504, 200, 200, 200, 200]);
+    answers.forEach((r, i) => {
+      if (texts[i] !== 'spin') expect(r.json().result.text).toBe(texts[i]);
+    });
+    // Runs queued behind the overdue one are taken back long before its 300 ms deadline.
+    const behind = answers.slice(5).map((r) => r.json().runtime.queuedMs as number);
+    expect(Math.max(...behind)).toBeLessThan(200);
+    const text = (await app.inject({ url: '/metrics' })).body;
+    const sum = Number(/toolhub_pool_batch_runs_sum (\d+)/.exec(text)?.[1]);
+    const count = Number(/toolhub_pool_batch_runs_count (\d+)/.exec(text)?.[1]);
+    expect(sum).toBeGreaterThan(count); // some batch carried more than one run
   });
 
   it('starts the deadline when the run starts, not when it is queued', async () => {

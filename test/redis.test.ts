@@ -62,6 +62,44 @@ describe('limits on the shared Redis', () => {
   });
 });
 
+describe('admission checks batched per event-loop turn', () => {
+  it("keeps each client's cap exact when many requests arrive together, and frees every slot", async () => {
+    const prefix = redisPrefix();
+    const file = await policyFile({ tools: { 'fx-sleep': { maxInFlightPerClient: 3, timeoutMs: 2000 } } });
+    const app = await buildTestApp({ REDIS_URL, REDIS_PREFIX: prefix, POLICY_FILE: file, POOL_THREADS: '4' });
+    const redis = new Redis(REDIS_URL);
+    try {
+      const sleep = (remoteAddress: string) =>
+        app.inject({
+          method: 'POST',
+          url: '/api/tools/run/',
+          payload: { toolId: 'fx-sleep', a: '200' },
+          remoteAddress,
+        });
+      const clients = ['10.0.0.1', '10.0.0.2'];
+      const answers = await Promise.all(clients.flatMap((ip) => Array.from({ length: 8 }, () => sleep(ip))));
+      for (const [i, ip] of clients.entries()) {
+        const mine = answers.slice(i * 8, i * 8 + 8).map((r) => r.statusCode);
+        expect(
+          mine.filter((s) => s === 200),
+          ip,
+        ).toHaveLength(3);
+        expect(
+          mine.filter((s) => s === 429),
+          ip,
+        ).toHaveLength(5);
+      }
+      // Every slot was given back (the key is deleted at zero); the budget was charged.
+      await expect.poll(() => redis.keys(`${prefix}inflight:*`)).toEqual([]);
+      const budgets = await redis.mget(clients.map((ip) => `${prefix}budget:fx-sleep:${ip}`));
+      for (const used of budgets) expect(Number(used)).toBeGreaterThanOrEqual(3 * 200);
+    } finally {
+      redis.disconnect();
+      await app.close();
+    }
+  });
+});
+
 describe('when Redis fails at run time', () => {
   const redis = new PrivateRedis();
   afterAll(() => redis.stop());

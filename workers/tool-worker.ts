@@ -1,20 +1,29 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { workerData } from 'node:worker_threads';
-import type { PoolWorkerData, RunEnvelope, RunTask } from '../src/shared/envelope.js';
+import type {
+  BatchAnswer,
+  PoolWorkerData,
+  RunBatch,
+  RunEnvelope,
+  RunItem,
+} from '../src/shared/envelope.js';
+import { ASSIGNED, DONE, RUNNING, tag } from '../src/shared/slot-state.js';
 import type { ToolRun } from '../src/shared/tool-def.js';
 import { ToolInputError } from '../src/shared/tool-error.js';
 import { installNetworkGuard, NetworkDisabledError } from './network-guard.js';
 
 /**
  * The Piscina entry. It imports only the tools' run modules and shared types, never
- * the API process's code. A tool is imported on its first run in this worker, before
- * the run's clock starts, so loading never eats into a deadline (the queue-wait bound
- * covers it); boot-time warm-up loads every tool in the first workers, and a worker
- * that replaces a terminated one loads only what it is asked to run.
+ * the API process's code. A task is a batch of runs (src/shared/envelope.ts), run in
+ * order. A tool is imported on its first run in this worker, before that run is claimed,
+ * so loading never eats into a deadline (the queue-wait bound covers it); boot-time
+ * warm-up loads every tool in the first workers, and a worker that replaces a terminated
+ * one loads only what it is asked to run.
  */
 const data = workerData as PoolWorkerData;
-const clock = new BigInt64Array(data.clock);
+const state = new Int32Array(data.slots.state);
+const startedAt = new BigInt64Array(data.slots.startedAt);
 installNetworkGuard();
 
 const loading = new Map<string, Promise<ToolRun>>();
@@ -34,45 +43,57 @@ function load(toolId: string): Promise<ToolRun> {
   return run;
 }
 
-export default async function runTask(task: RunTask): Promise<RunEnvelope> {
+export default async function runBatch(task: RunBatch): Promise<BatchAnswer> {
   if (task.warmup) {
     await Promise.all(Object.keys(data.tools).map(load));
     // Held briefly so that concurrent warm-ups land on different workers.
     await new Promise((resolve) => setTimeout(resolve, 20));
-    return { ok: true, json: 'null', durationMs: 0 };
+    return [];
   }
-  let run = loaded.get(task.toolId);
-  if (!run) {
-    try {
-      run = await load(task.toolId);
-    } catch (err) {
-      const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
-      return { ok: false, code: 'INTERNAL_ERROR', message: 'internal error', durationMs: 0, detail };
+  const answers: BatchAnswer = [];
+  for (const item of task.items) {
+    let run = loaded.get(item.toolId);
+    let loadError: unknown;
+    if (!run) run = await load(item.toolId).catch((err: unknown) => void (loadError = err));
+    // Claim the run: fails when the API thread took it back while a batch-mate was slow.
+    const assigned = tag(task.batch, ASSIGNED);
+    if (Atomics.compareExchange(state, item.slot, assigned, tag(task.batch, RUNNING)) !== assigned) {
+      answers.push(null);
+      continue;
     }
+    Atomics.store(startedAt, item.slot, BigInt(Date.now()));
+    answers.push(run ? await runOne(run, item, task.resultMaxBytes) : failure(loadError, 0));
+    Atomics.compareExchange(state, item.slot, tag(task.batch, RUNNING), tag(task.batch, DONE));
   }
-  Atomics.store(clock, task.slot, BigInt(Date.now()));
+  return answers;
+}
+
+async function runOne(run: ToolRun, item: RunItem, resultMaxBytes: number): Promise<RunEnvelope> {
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   try {
-    const json = JSON.stringify(await run(task.input, task.mode));
-    if (json === undefined) throw new Error(`tool ${task.toolId} returned no JSON value`);
+    const json = JSON.stringify(await run(item.input, item.mode));
+    if (json === undefined) throw new Error(`tool ${item.toolId} returned no JSON value`);
     // UTF-16 length bounds the UTF-8 size from below and 3x from above: measure only when it matters.
-    if (json.length * 3 > task.resultMaxBytes && Buffer.byteLength(json) > task.resultMaxBytes) {
+    if (json.length * 3 > resultMaxBytes && Buffer.byteLength(json) > resultMaxBytes) {
       return {
         ok: false,
         code: 'BUDGET_EXCEEDED',
-        message: `the result is larger than the limit of ${task.resultMaxBytes} bytes`,
+        message: `the result is larger than the limit of ${resultMaxBytes} bytes`,
         durationMs: elapsed(),
       };
     }
     return { ok: true, json, durationMs: elapsed() };
   } catch (err) {
-    if (err instanceof ToolInputError)
-      return { ok: false, code: err.code, message: err.message, durationMs: elapsed() };
-    if (err instanceof NetworkDisabledError) {
-      return { ok: false, code: 'INTERNAL_ERROR', message: err.message, durationMs: elapsed() };
-    }
-    const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    return { ok: false, code: 'INTERNAL_ERROR', message: 'internal error', durationMs: elapsed(), detail };
+    return failure(err, elapsed());
   }
+}
+
+function failure(err: unknown, durationMs: number): RunEnvelope {
+  if (err instanceof ToolInputError) return { ok: false, code: err.code, message: err.message, durationMs };
+  if (err instanceof NetworkDisabledError) {
+    return { ok: false, code: 'INTERNAL_ERROR', message: err.message, durationMs };
+  }
+  const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  return { ok: false, code: 'INTERNAL_ERROR', message: 'internal error', durationMs, detail };
 }

@@ -1,4 +1,5 @@
 import type { ToolPolicy } from '../config/policy.js';
+import { RedisBatch } from './redis-batch.js';
 import type { LimiterRedis } from './redis-client.js';
 
 /** Why a run was not admitted, with when to retry. */
@@ -23,29 +24,32 @@ interface Window {
 
 /**
  * The client's compute budget (worker milliseconds per window and tool) and its cap on
- * runs in flight (CONTRACT §6). With Redis both are shared by every instance and cost
- * one command, sent in the same pipeline as the rate-limit command; without Redis, or
- * while it is away, they are counted in-process.
+ * runs in flight (CONTRACT §6). With Redis both are shared by every instance; the checks
+ * of one event-loop turn go out as one script call, in the same pipeline as the turn's
+ * rate-limit commands. Without Redis, or while it is away, they are counted in-process.
  */
 export class Admission {
   private readonly budgets = new Map<string, Window>();
   private readonly inFlight = new Map<string, number>();
+  private readonly batch: RedisBatch | null;
 
   constructor(
     private readonly redis: LimiterRedis | null,
     private readonly prefix: string,
-  ) {}
+  ) {
+    this.batch = redis ? new RedisBatch(redis) : null;
+  }
 
   async admit(toolId: string, client: string, policy: ToolPolicy): Promise<AdmissionLease | AdmitRefusal> {
-    if (this.redis?.usable()) {
+    if (this.batch && this.redis?.usable()) {
       try {
-        const [used, pttl, n] = await this.redis.client.toolhubAdmit(
-          this.budgetKey(toolId, client),
-          this.slotKey(toolId, client),
-          policy.computeBudgetMs,
-          policy.maxInFlightPerClient,
-          slotTtlMs(policy),
-        );
+        const [used, pttl, n] = await this.batch.admit({
+          budgetKey: this.budgetKey(toolId, client),
+          slotKey: this.slotKey(toolId, client),
+          budgetMs: policy.computeBudgetMs,
+          maxInFlight: policy.maxInFlightPerClient,
+          slotTtlMs: slotTtlMs(policy),
+        });
         if (used >= policy.computeBudgetMs) return budgetSpent(policy, pttl);
         if (n < 0) return concurrencyCap(policy);
         return { toolId, client, store: 'redis' };
@@ -59,22 +63,19 @@ export class Admission {
   /** Frees the slot and charges `workerMs` to the client's budget. Never throws. */
   async release(lease: AdmissionLease, policy: ToolPolicy, workerMs: number): Promise<void> {
     const charged = Math.ceil(workerMs);
-    if (lease.store === 'redis' && this.redis) {
-      try {
-        await this.redis.client.toolhubRelease(
-          this.budgetKey(lease.toolId, lease.client),
-          this.slotKey(lease.toolId, lease.client),
-          charged,
-          policy.windowSec * 1000,
-          1,
-        );
-        return;
-      } catch (err) {
+    if (lease.store === 'redis' && this.batch && this.redis) {
+      const err = await this.batch.release({
+        budgetKey: this.budgetKey(lease.toolId, lease.client),
+        slotKey: this.slotKey(lease.toolId, lease.client),
+        chargedMs: charged,
+        windowMs: policy.windowSec * 1000,
+      });
+      if (err) {
         // The slot expires by its TTL; the charge goes to the in-process window.
         this.redis.failed(`admission release: ${(err as Error).message}`);
         this.charge(lease.toolId, lease.client, policy, charged);
-        return;
       }
+      return;
     }
     const key = `${lease.toolId}\0${lease.client}`;
     const n = (this.inFlight.get(key) ?? 1) - 1;

@@ -86,6 +86,11 @@ export class RateLimits {
     }
   }
 
+  /** True when the counts live in Redis now (not in-process, not degraded). */
+  get shared(): boolean {
+    return this.redis?.usable() === true;
+  }
+
   async consume(toolId: string, client: string): Promise<RateDecision> {
     const t = this.tools.get(toolId);
     if (!t) throw new Error(`no rate limiter for ${toolId}`);

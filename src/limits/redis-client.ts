@@ -27,8 +27,9 @@ export class LimiterRedis {
     });
     // Without a listener ioredis prints every connection error; health is tracked instead.
     this.client.on('error', () => this.failed('connection error'));
-    this.client.defineCommand('toolhubAdmit', { numberOfKeys: 2, lua: ADMIT_LUA });
-    this.client.defineCommand('toolhubRelease', { numberOfKeys: 2, lua: RELEASE_LUA });
+    // No fixed key count: the caller sends one call for many requests (src/limits/redis-batch.ts).
+    this.client.defineCommand('toolhubAdmit', { lua: ADMIT_LUA });
+    this.client.defineCommand('toolhubRelease', { lua: RELEASE_LUA });
   }
 
   /** True when calls should go to Redis now (connected and not cooling down after a failure). */
@@ -56,54 +57,54 @@ export class LimiterRedis {
 }
 
 /**
- * One round trip for the budget check and the per-client concurrency slot.
- * KEYS: budget, in-flight. ARGV: budgetMs, maxInFlight, slotTtlMs.
- * Returns {budgetUsed, budgetPttl, inFlight}; inFlight is -1 when the cap is reached
- * (nothing taken) and the slot is not taken when the budget is spent.
+ * Budget checks and per-client concurrency slots of several requests in one call.
+ * KEYS: pairs of (budget, in-flight). ARGV: per pair budgetMs, maxInFlight, slotTtlMs.
+ * Returns per pair {budgetUsed, budgetPttl, inFlight}; inFlight is -1 when the cap is
+ * reached (nothing taken) and 0 when the budget is spent (no slot taken).
  */
 const ADMIT_LUA = `
-local used = tonumber(redis.call('GET', KEYS[1]) or '0')
-local pttl = redis.call('PTTL', KEYS[1])
-if used >= tonumber(ARGV[1]) then return {used, pttl, 0} end
-local n = redis.call('INCR', KEYS[2])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-if n > tonumber(ARGV[2]) then
-  redis.call('DECR', KEYS[2])
-  return {used, pttl, -1}
+local out = {}
+for i = 1, #KEYS, 2 do
+  local a = (i - 1) / 2 * 3
+  local used = tonumber(redis.call('GET', KEYS[i]) or '0')
+  local pttl = redis.call('PTTL', KEYS[i])
+  local n = 0
+  if used < tonumber(ARGV[a + 1]) then
+    n = redis.call('INCR', KEYS[i + 1])
+    redis.call('PEXPIRE', KEYS[i + 1], ARGV[a + 3])
+    if n > tonumber(ARGV[a + 2]) then
+      redis.call('DECR', KEYS[i + 1])
+      n = -1
+    end
+  end
+  out[#out + 1] = used
+  out[#out + 1] = pttl
+  out[#out + 1] = n
 end
-return {used, pttl, n}`;
+return out`;
 
 /**
- * After a run: free the slot and charge the worker time to the budget window.
- * KEYS: budget, in-flight. ARGV: chargedMs, windowMs, releaseSlot (1/0).
+ * After runs: free each slot and charge its worker time to the budget window.
+ * KEYS: pairs of (budget, in-flight). ARGV: per pair chargedMs, windowMs.
  */
 const RELEASE_LUA = `
-if ARGV[3] == '1' then
-  local n = redis.call('DECR', KEYS[2])
-  if n <= 0 then redis.call('DEL', KEYS[2]) end
-end
-local ms = tonumber(ARGV[1])
-if ms > 0 then
-  local total = redis.call('INCRBY', KEYS[1], ms)
-  if total == ms or redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+for i = 1, #KEYS, 2 do
+  local a = (i - 1) / 2 * 2
+  local n = redis.call('DECR', KEYS[i + 1])
+  if n <= 0 then redis.call('DEL', KEYS[i + 1]) end
+  local ms = tonumber(ARGV[a + 1])
+  if ms > 0 then
+    local total = redis.call('INCRBY', KEYS[i], ms)
+    if total == ms or redis.call('PTTL', KEYS[i]) < 0 then redis.call('PEXPIRE', KEYS[i], ARGV[a + 2]) end
+  end
 end
 return 1`;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    toolhubAdmit(
-      budgetKey: string,
-      inFlightKey: string,
-      budgetMs: number,
-      maxInFlight: number,
-      slotTtlMs: number,
-    ): Promise<[number, number, number]>;
-    toolhubRelease(
-      budgetKey: string,
-      inFlightKey: string,
-      chargedMs: number,
-      windowMs: number,
-      releaseSlot: 0 | 1,
-    ): Promise<number>;
+    /** `numKeys`, then the keys, then the arguments (see ADMIT_LUA). */
+    toolhubAdmit(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
+    /** `numKeys`, then the keys, then the arguments (see RELEASE_LUA). */
+    toolhubRelease(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number>;
   }
 }

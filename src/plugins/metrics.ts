@@ -17,14 +17,18 @@ export default fp(
     });
     app.decorate('metrics', metrics);
     app.pool.onRestart = () => metrics.workerRestarts.inc();
+    app.pool.onBatch = (runs) => metrics.batchRuns.observe(runs);
     if (app.limits.redis)
       app.limits.redis.onFallback = (reason) => metrics.limiterFallbacks.labels(classify(reason)).inc();
 
-    app.addHook('onResponse', async (request, reply) => {
-      const route = request.routeOptions.url ?? 'unmatched';
-      metrics.httpSeconds
-        .labels(request.method, route, String(reply.statusCode))
-        .observe(reply.elapsedTime / 1000);
+    app.addHook('onResponse', (request, reply, done) => {
+      metrics.recordHttp(
+        request.method,
+        request.routeOptions.url ?? 'unmatched',
+        reply.statusCode,
+        reply.elapsedTime / 1000,
+      );
+      done();
     });
 
     app.get('/metrics', async (_request, reply) => {

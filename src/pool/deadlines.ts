@@ -1,75 +1,86 @@
-/**
- * Deadlines of queued and running runs, checked by one sweeping timer instead of a
- * timer per run. The execution deadline starts when the worker stamps the run's slot
- * in the shared clock, not when it was queued (PERFORMANCE.md: otherwise good runs
- * time out behind bad ones); the queue wait has its own bound.
- */
-export type AbortReason = 'timeout' | 'queue-wait';
+import { ASSIGNED, DONE, RUNNING, type SharedSlots, tag } from '../shared/slot-state.js';
+import type { PendingRun } from './batcher.js';
 
-interface Entry {
+/** A batch on a worker. */
+export interface InFlightBatch {
+  id: number;
+  items: PendingRun[];
   controller: AbortController;
-  enqueuedAt: number;
-  timeoutMs: number;
-  reason: AbortReason | null;
+  /** The run that passed its deadline: the batch was aborted (its worker terminated) for it. */
+  overdue: PendingRun | null;
 }
 
-export class Deadlines {
-  private readonly entries = new Map<number, Entry>();
-  private readonly clock: BigInt64Array;
-  private timer: NodeJS.Timeout | null = null;
+export type Phase = 'assigned' | 'running' | 'done' | null;
 
-  constructor(
-    buffer: SharedArrayBuffer,
-    private readonly queueWaitMs: number,
-    private readonly tickMs = 10,
-  ) {
-    this.clock = new BigInt64Array(buffer);
+/** The API thread's view of the slots it shares with the workers (src/shared/slot-state.ts). */
+export class SlotBoard {
+  private readonly state: Int32Array;
+  private readonly started: BigInt64Array;
+
+  constructor(slots: SharedSlots) {
+    this.state = new Int32Array(slots.state);
+    this.started = new BigInt64Array(slots.startedAt);
   }
 
-  track(slot: number, timeoutMs: number): Entry {
-    Atomics.store(this.clock, slot, 0n);
-    const entry: Entry = {
-      controller: new AbortController(),
-      enqueuedAt: Date.now(),
-      timeoutMs,
-      reason: null,
-    };
-    this.entries.set(slot, entry);
-    if (!this.timer) {
-      this.timer = setInterval(() => this.sweep(), this.tickMs);
-      this.timer.unref();
-    }
-    return entry;
+  assign(slot: number, batch: number): void {
+    Atomics.store(this.started, slot, 0n);
+    Atomics.store(this.state, slot, tag(batch, ASSIGNED));
   }
 
-  /** When the worker started the run (ms since epoch), or 0 if it has not. */
+  /** Takes a run back from its batch if the worker has not started it. */
+  takeBack(slot: number, batch: number): boolean {
+    return Atomics.compareExchange(this.state, slot, tag(batch, ASSIGNED), 0) === tag(batch, ASSIGNED);
+  }
+
+  clear(slot: number): void {
+    Atomics.store(this.state, slot, 0);
+  }
+
+  phase(slot: number, batch: number): Phase {
+    const value = Atomics.load(this.state, slot);
+    if (value === tag(batch, RUNNING)) return 'running';
+    if (value === tag(batch, DONE)) return 'done';
+    if (value === tag(batch, ASSIGNED)) return 'assigned';
+    return null;
+  }
+
+  /** When the worker started the run in `slot` (ms since the epoch), or 0. */
   startedAt(slot: number): number {
-    return Number(Atomics.load(this.clock, slot));
+    return Number(Atomics.load(this.started, slot));
   }
+}
 
-  untrack(slot: number): void {
-    this.entries.delete(slot);
-    if (this.entries.size === 0 && this.timer) {
-      clearInterval(this.timer);
-      this.timer = null;
+export interface SweepFindings {
+  /** The running run past its `timeoutMs`, if any. */
+  overdue: PendingRun | null;
+  /** Runs taken back because the run before them has held the worker too long. */
+  takenBack: PendingRun[];
+}
+
+/**
+ * Checks one batch: its running run's deadline (which starts when the worker starts that
+ * run, not when it was queued: PERFORMANCE.md), and whether the runs queued behind it
+ * should go to another worker because it has run longer than `takeBackAfterMs`.
+ */
+export function sweepBatch(
+  board: SlotBoard,
+  batch: InFlightBatch,
+  now: number,
+  takeBackAfterMs: number,
+): SweepFindings {
+  const findings: SweepFindings = { overdue: null, takenBack: [] };
+  let stuck = false;
+  for (const run of batch.items) {
+    const phase = board.phase(run.slot, batch.id);
+    if (phase === 'running') {
+      const started = board.startedAt(run.slot);
+      if (started === 0) break; // claimed this instant; its start time lands next
+      const ran = now - started;
+      if (ran > run.timeoutMs) findings.overdue = run;
+      stuck = ran > takeBackAfterMs;
+    } else if (phase === 'assigned' && stuck && board.takeBack(run.slot, batch.id)) {
+      findings.takenBack.push(run);
     }
   }
-
-  private sweep(): void {
-    const now = Date.now();
-    for (const [slot, entry] of this.entries) {
-      if (entry.reason) continue;
-      const started = this.startedAt(slot);
-      if (started === 0) {
-        if (now - entry.enqueuedAt > this.queueWaitMs) this.abort(entry, 'queue-wait');
-      } else if (now - started > entry.timeoutMs) {
-        this.abort(entry, 'timeout');
-      }
-    }
-  }
-
-  private abort(entry: Entry, reason: AbortReason): void {
-    entry.reason = reason;
-    entry.controller.abort();
-  }
+  return findings;
 }

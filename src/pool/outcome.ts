@@ -1,6 +1,5 @@
 import type { ErrorCode } from '../errors.js';
 import type { RunEnvelope } from '../shared/envelope.js';
-import type { AbortReason } from './deadlines.js';
 
 /** What a run came to, in the hub's own terms: the one adapter from pool failures to error codes. */
 export type RunOutcome =
@@ -16,10 +15,11 @@ export type RunOutcome =
       detail?: string;
     };
 
+/** What the pool knows about the run whose batch failed while it was running. */
 export interface FailureContext {
-  reason: AbortReason | null;
+  /** The pool aborted the batch because this run passed its deadline. */
+  timedOut: boolean;
   timeoutMs: number;
-  queueWaitMs: number;
   heapMb: number;
   startedAt: number;
 }
@@ -43,15 +43,28 @@ export function failureOf(
   };
 }
 
-/** Maps a worker's envelope, or a pool rejection (abort, queue full, worker death), to an outcome. */
-export function outcomeOf(value: RunEnvelope | unknown, queuedMs: number, ctx?: FailureContext): RunOutcome {
-  if (!ctx) {
-    const env = value as RunEnvelope;
-    if (env.ok) return { ok: true, json: env.json, durationMs: env.durationMs, queuedMs };
-    return failureOf(env.code, env.message, env.durationMs, queuedMs, undefined, env.detail);
-  }
+/** A worker's envelope for one run → its outcome. */
+export function outcomeOf(env: RunEnvelope, queuedMs: number): RunOutcome {
+  if (env.ok) return { ok: true, json: env.json, durationMs: env.durationMs, queuedMs };
+  return failureOf(env.code, env.message, env.durationMs, queuedMs, undefined, env.detail);
+}
+
+/** The instance is full: no room in the queue, or no worker within the queue-wait bound. */
+export function busyOutcome(queuedMs: number, queueWaitMs?: number): RunOutcome {
+  const message =
+    queueWaitMs === undefined
+      ? 'the instance is at capacity: the run queue is full'
+      : `no worker was free within ${queueWaitMs} ms; the instance is busy`;
+  return failureOf('CONCURRENCY_LIMIT', message, 0, queuedMs, 503);
+}
+
+/**
+ * A pool rejection (abort at the deadline, worker out of memory, worker crash) → the
+ * outcome of the run that was running when its batch failed.
+ */
+export function failedRunOutcome(err: unknown, queuedMs: number, ctx: FailureContext): RunOutcome {
   const ran = ctx.startedAt > 0 ? Date.now() - ctx.startedAt : 0;
-  if (ctx.reason === 'timeout') {
+  if (ctx.timedOut) {
     return failureOf(
       'TIMEOUT',
       `the run exceeded its time limit of ${ctx.timeoutMs} ms and was stopped`,
@@ -59,17 +72,8 @@ export function outcomeOf(value: RunEnvelope | unknown, queuedMs: number, ctx?: 
       queuedMs,
     );
   }
-  if (ctx.reason === 'queue-wait') {
-    return failureOf(
-      'CONCURRENCY_LIMIT',
-      `no worker was free within ${ctx.queueWaitMs} ms; the instance is busy`,
-      0,
-      queuedMs,
-      503,
-    );
-  }
-  const err = value as { code?: string; message?: string; stack?: string };
-  if (err?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+  const e = err as { code?: string; message?: string; stack?: string } | undefined;
+  if (e?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
     return failureOf(
       'BUDGET_EXCEEDED',
       `the run exceeded the worker heap limit of ${ctx.heapMb} MB`,
@@ -77,14 +81,6 @@ export function outcomeOf(value: RunEnvelope | unknown, queuedMs: number, ctx?: 
       queuedMs,
     );
   }
-  if (err?.message === 'Task queue is at limit') {
-    return failureOf(
-      'CONCURRENCY_LIMIT',
-      'the instance is at capacity: the run queue is full',
-      0,
-      queuedMs,
-      503,
-    );
-  }
-  return failureOf('INTERNAL_ERROR', 'internal error', ran, queuedMs, undefined, err?.stack ?? String(value));
+  if (e?.message === 'Task queue is at limit') return busyOutcome(queuedMs);
+  return failureOf('INTERNAL_ERROR', 'internal error', ran, queuedMs, undefined, e?.stack ?? String(err));
 }

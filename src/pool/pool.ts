@@ -1,11 +1,12 @@
 import { setFlagsFromString } from 'node:v8';
 import { Piscina } from 'piscina';
 import { workerFile } from '../paths.js';
-import type { PoolWorkerData, RunEnvelope, RunTask } from '../shared/envelope.js';
+import type { BatchAnswer, PoolWorkerData, RunBatch } from '../shared/envelope.js';
+import { MAX_BATCH_ID, sharedSlots } from '../shared/slot-state.js';
 import type { ToolInput } from '../shared/tool-def.js';
-import { Deadlines } from './deadlines.js';
-import { FairShare } from './fair-share.js';
-import { failureOf, outcomeOf, type RunOutcome } from './outcome.js';
+import { Batcher, type PendingRun } from './batcher.js';
+import { type InFlightBatch, SlotBoard, sweepBatch } from './deadlines.js';
+import { busyOutcome, failedRunOutcome, outcomeOf, type RunOutcome } from './outcome.js';
 
 export interface PoolOptions {
   threads: number;
@@ -22,33 +23,45 @@ export interface PoolOptions {
 // so the deadline stays the last line (PERFORMANCE.md).
 setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 
+/** How often deadlines and queue waits are checked: one timer for every run in flight. */
+const SWEEP_MS = 10;
+/** A run holding its worker longer than this lets the runs queued behind it go elsewhere. */
+const TAKE_BACK_AFTER_MS = 20;
+
 /**
- * The Piscina pool of worker threads. Runs never execute on the API thread. Capacity
- * is `threads + maxQueue` slots: past it a run is refused at once (CONCURRENCY_LIMIT,
- * 503) instead of growing a queue nobody will wait for.
+ * The Piscina pool of worker threads; runs never execute on the API thread. Capacity is
+ * `threads + maxQueue` runs: past it a run is refused at once (CONCURRENCY_LIMIT, 503)
+ * instead of growing a queue nobody will wait for. At most `threads` batches are on the
+ * workers at once, so Piscina's own queue stays empty and waiting runs are ordered here.
  */
 export class ToolPool {
-  readonly piscina: Piscina<RunTask, RunEnvelope>;
-  private readonly deadlines: Deadlines;
-  private readonly freeSlots: number[];
+  readonly piscina: Piscina<RunBatch, BatchAnswer>;
   private readonly opts: PoolOptions;
-  readonly fair: FairShare;
+  private readonly board: SlotBoard;
+  private readonly freeSlots: number[];
+  private readonly batcher: Batcher;
+  private readonly inPool = new Set<InFlightBatch>();
+  private nextBatchId = 0;
+  private dispatchScheduled = false;
+  private sweeper: NodeJS.Timeout | null = null;
   private initialWorkers: number;
   /** Workers created after the first ones: replacements of terminated or dead workers. */
   restarts = 0;
   onRestart: () => void = () => {};
+  /** Called with the number of runs of every batch sent to a worker (metrics). */
+  onBatch: (runs: number) => void = () => {};
   onError: (err: unknown) => void = () => {};
 
   constructor(opts: PoolOptions) {
     this.opts = opts;
     const capacity = opts.threads + opts.maxQueue;
-    const clock = new SharedArrayBuffer(capacity * BigInt64Array.BYTES_PER_ELEMENT);
-    this.deadlines = new Deadlines(clock, opts.queueWaitMs);
+    const slots = sharedSlots(capacity);
+    this.board = new SlotBoard(slots);
     this.freeSlots = Array.from({ length: capacity }, (_, i) => capacity - 1 - i);
+    this.batcher = new Batcher(opts.threads);
     this.initialWorkers = opts.threads;
-    this.fair = new FairShare(opts.threads);
-    const workerData: PoolWorkerData = { tools: opts.tools, clock };
-    this.piscina = new Piscina<RunTask, RunEnvelope>({
+    const workerData: PoolWorkerData = { tools: opts.tools, slots };
+    this.piscina = new Piscina<RunBatch, BatchAnswer>({
       filename: workerFile,
       minThreads: opts.threads,
       maxThreads: opts.threads,
@@ -62,7 +75,7 @@ export class ToolPool {
       workerData,
     });
     // A worker that fails to start must not take the process down: log-worthy, and the
-    // pool replaces it; a run it held is rejected and mapped like any other failure.
+    // pool replaces it; a batch it held is rejected and mapped like any other failure.
     this.piscina.on('error', (err) => this.onError(err));
     this.piscina.on('workerCreate', () => {
       if (this.initialWorkers > 0) this.initialWorkers--;
@@ -73,65 +86,171 @@ export class ToolPool {
     });
   }
 
-  /**
-   * Resolves when every worker has loaded its tools, so the first runs' queue wait
-   * does not include start-up (readiness means the pool can serve).
-   */
+  /** Resolves when every worker has loaded its tools (readiness means the pool can serve). */
   async warmUp(): Promise<void> {
-    const task: RunTask = { toolId: '', mode: '', input: {}, slot: 0, resultMaxBytes: 0, warmup: true };
+    const task: RunBatch = { batch: 0, items: [], resultMaxBytes: 0, warmup: true };
     await Promise.all(Array.from({ length: this.opts.threads }, () => this.piscina.run(task)));
   }
 
-  async run(toolId: string, mode: string, input: ToolInput, timeoutMs: number): Promise<RunOutcome> {
+  run(toolId: string, mode: string, input: ToolInput, timeoutMs: number, bytes = 0): Promise<RunOutcome> {
     const slot = this.freeSlots.pop();
-    if (slot === undefined) {
-      return failureOf('CONCURRENCY_LIMIT', 'the instance is at capacity: the run queue is full', 0, 0, 503);
-    }
-    const entry = this.deadlines.track(slot, timeoutMs);
-    const task: RunTask = { toolId, mode, input, slot, resultMaxBytes: this.opts.resultMaxBytes };
-    let held = false;
-    let outcome: RunOutcome | undefined;
-    try {
-      const admitted = this.fair.acquire(toolId, entry.controller.signal);
-      held = admitted === true || (await admitted);
-      if (!held) throw new Error('aborted while waiting for a fair share');
-      const envelope = await this.piscina.run(task, { signal: entry.controller.signal });
-      outcome = outcomeOf(envelope, this.queuedMs(slot, entry.enqueuedAt));
-      return outcome;
-    } catch (err) {
-      outcome = outcomeOf(err, this.queuedMs(slot, entry.enqueuedAt), {
-        reason: entry.reason,
+    if (slot === undefined) return Promise.resolve(busyOutcome(0));
+    return new Promise((resolve) => {
+      const settle = (outcome: RunOutcome) => {
+        this.board.clear(slot);
+        this.freeSlots.push(slot);
+        resolve(outcome);
+      };
+      const now = Date.now();
+      this.batcher.enqueue({
+        toolId,
+        mode,
+        input,
+        slot,
         timeoutMs,
-        queueWaitMs: this.opts.queueWaitMs,
-        heapMb: this.opts.heapMb,
-        startedAt: this.deadlines.startedAt(slot),
+        enqueuedAt: now,
+        waitingSince: now,
+        bytes,
+        settle,
       });
-      return outcome;
-    } finally {
-      if (held) this.fair.release(toolId, outcome?.durationMs ?? 0);
-      this.deadlines.untrack(slot);
-      this.freeSlots.push(slot);
+      this.startSweeper();
+      // Dispatch after this turn's I/O, so that runs arriving together travel together.
+      if (!this.dispatchScheduled) {
+        this.dispatchScheduled = true;
+        setImmediate(() => {
+          this.dispatchScheduled = false;
+          this.dispatch();
+        });
+      }
+    });
+  }
+
+  /** Sends batches to free workers while runs may go. */
+  private dispatch(): void {
+    while (this.inPool.size < this.opts.threads) {
+      const items = this.batcher.take();
+      if (!items) return;
+      this.send(items);
     }
   }
 
-  private queuedMs(slot: number, enqueuedAt: number): number {
-    const started = this.deadlines.startedAt(slot);
-    return started === 0 ? Date.now() - enqueuedAt : Math.max(0, started - enqueuedAt);
+  private send(items: PendingRun[]): void {
+    this.nextBatchId = (this.nextBatchId % MAX_BATCH_ID) + 1;
+    const batch: InFlightBatch = {
+      id: this.nextBatchId,
+      items,
+      controller: new AbortController(),
+      overdue: null,
+    };
+    for (const run of items) this.board.assign(run.slot, batch.id);
+    this.inPool.add(batch);
+    this.onBatch(items.length);
+    const task: RunBatch = {
+      batch: batch.id,
+      items: items.map(({ toolId, mode, input, slot }) => ({ toolId, mode, input, slot })),
+      resultMaxBytes: this.opts.resultMaxBytes,
+    };
+    this.piscina.run(task, { signal: batch.controller.signal }).then(
+      (answers) => this.finished(batch, answers),
+      (err: unknown) => this.failed(batch, err),
+    );
+  }
+
+  private finished(batch: InFlightBatch, answers: BatchAnswer): void {
+    this.inPool.delete(batch);
+    // Keep the workers busy first; the answers are written afterwards.
+    this.dispatch();
+    batch.items.forEach((run, i) => {
+      const envelope = answers[i];
+      if (!envelope) return; // taken back: it is queued again
+      this.batcher.done(run.toolId, envelope.durationMs);
+      run.settle(outcomeOf(envelope, this.queuedMs(run)));
+    });
+  }
+
+  /**
+   * The batch's worker was terminated (a deadline), ran out of memory or crashed. The run
+   * that was running gets the failure; the others did nothing wrong and run again
+   * (tools are pure functions: a result lost with the worker is simply computed again).
+   */
+  private failed(batch: InFlightBatch, err: unknown): void {
+    this.inPool.delete(batch);
+    const culprit =
+      batch.overdue ?? batch.items.find((run) => this.board.phase(run.slot, batch.id) === 'running');
+    const again: PendingRun[] = [];
+    for (const run of batch.items) {
+      const phase = this.board.phase(run.slot, batch.id);
+      if (phase === null) continue; // taken back earlier: already queued again
+      this.batcher.returned(run.toolId);
+      if (run !== culprit) {
+        this.board.clear(run.slot);
+        again.push(run);
+        continue;
+      }
+      const startedAt = this.board.startedAt(run.slot);
+      const ctx = {
+        timedOut: batch.overdue === run,
+        timeoutMs: run.timeoutMs,
+        heapMb: this.opts.heapMb,
+        startedAt,
+      };
+      run.settle(failedRunOutcome(err, this.queuedMs(run), ctx));
+    }
+    this.batcher.requeue(again);
+    this.dispatch();
+  }
+
+  private queuedMs(run: PendingRun): number {
+    const started = this.board.startedAt(run.slot);
+    return started === 0 ? Date.now() - run.enqueuedAt : Math.max(0, started - run.enqueuedAt);
+  }
+
+  private startSweeper(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
+    this.sweeper.unref();
+  }
+
+  /** Deadlines of running runs, take-backs from stuck batches, and the queue-wait bound. */
+  private sweep(): void {
+    const now = Date.now();
+    for (const batch of this.inPool) {
+      if (batch.overdue) continue;
+      const { overdue, takenBack } = sweepBatch(this.board, batch, now, TAKE_BACK_AFTER_MS);
+      for (const run of takenBack) this.batcher.returned(run.toolId);
+      this.batcher.requeue(takenBack, now);
+      if (overdue) {
+        batch.overdue = overdue;
+        batch.controller.abort();
+      }
+    }
+    for (const run of this.batcher.expire(now, this.opts.queueWaitMs)) {
+      run.settle(busyOutcome(now - run.enqueuedAt, this.opts.queueWaitMs));
+    }
+    this.dispatch();
+    if (this.inPool.size === 0 && this.batcher.queued === 0 && this.sweeper) {
+      clearInterval(this.sweeper);
+      this.sweeper = null;
+    }
   }
 
   stats(): { threads: number; queueSize: number; utilization: number; capacity: number; inUse: number } {
     const capacity = this.opts.threads + this.opts.maxQueue;
     return {
       threads: this.piscina.threads.length,
-      queueSize: this.fair.queued + this.piscina.queueSize,
+      queueSize: this.batcher.queued + this.piscina.queueSize,
       utilization: this.piscina.utilization,
       capacity,
       inUse: capacity - this.freeSlots.length,
     };
   }
 
-  /** Waits for queued and running runs to finish, then stops the workers. */
+  /**
+   * Stops the workers once their batches are done. The app closes the pool after the
+   * server has answered every request, so no run is waiting here any more.
+   */
   async close(): Promise<void> {
     await this.piscina.close();
+    if (this.sweeper) clearInterval(this.sweeper);
   }
 }

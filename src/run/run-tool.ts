@@ -4,6 +4,7 @@ import { HubError, type RateLimitInfo } from '../errors.js';
 import type { Admission, AdmissionLease } from '../limits/admission.js';
 import type { ToolInFlight } from '../limits/in-flight.js';
 import type { RateDecision, RateLimits } from '../limits/rate-limit.js';
+import { endOfTurn } from '../limits/redis-batch.js';
 import type { HubMetrics } from '../metrics.js';
 import type { ToolPool } from '../pool/pool.js';
 import type { RegisteredTool } from '../registry.js';
@@ -88,7 +89,7 @@ export async function runTool(hub: Hub, call: ToolCall): Promise<RunAnswer> {
       );
     }
     validateInput(def, hub.validators.get(def.id)!, resolved);
-    return await admitAndRun(hub, call, def, policy, resolved, runtime, fail);
+    return await admitAndRun(hub, call, def, policy, { ...resolved, bytes }, runtime, fail);
   } catch (err) {
     if (err instanceof HubError && !err.runtime) throw fail(err);
     throw err;
@@ -112,17 +113,18 @@ async function admitAndRun(
   call: ToolCall,
   def: ToolDefinition,
   policy: ToolPolicy,
-  resolved: ResolvedInput,
+  resolved: ResolvedInput & { bytes: number },
   runtime: Record<string, unknown>,
   fail: Fail,
 ): Promise<RunAnswer> {
   const cacheKey = policy.cacheTtlSec > 0 ? ResultCache.key(def.id, resolved.mode, resolved.input) : null;
   const cached = cacheKey === null ? undefined : hub.cache.get(cacheKey);
-  // Issued together so that, with Redis, both go out in one pipelined round trip.
-  const [rate, admitted] = await Promise.all([
-    hub.rate.consume(def.id, call.client),
-    cached === undefined ? hub.admission.admit(def.id, call.client, policy) : null,
-  ]);
+  // With Redis, every request of this event-loop turn sends its limiter commands together:
+  // one write and one reply for all of them (src/limits/redis-batch.ts).
+  if (hub.rate.shared) await endOfTurn();
+  // Admission first: its batched script call then joins the rate-limit commands' pipeline.
+  const admission = cached === undefined ? hub.admission.admit(def.id, call.client, policy) : null;
+  const [rate, admitted] = await Promise.all([hub.rate.consume(def.id, call.client), admission]);
   const rl = rateLimitInfo(policy, rate);
   const headers = rateHeaders(def.id, policy, rate);
   const lease = admitted && 'store' in admitted ? admitted : null;
@@ -149,7 +151,7 @@ async function admitAndRun(
   }
   let outcome: Awaited<ReturnType<ToolPool['run']>>;
   try {
-    outcome = await hub.pool.run(def.id, resolved.mode, resolved.input, policy.timeoutMs);
+    outcome = await hub.pool.run(def.id, resolved.mode, resolved.input, policy.timeoutMs, resolved.bytes);
   } finally {
     hub.inFlight.release(def.id);
   }

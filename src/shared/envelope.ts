@@ -1,3 +1,4 @@
+import type { SharedSlots } from './slot-state.js';
 import type { ToolInput } from './tool-def.js';
 
 /**
@@ -5,16 +6,31 @@ import type { ToolInput } from './tool-def.js';
  * Errors thrown in a worker lose their class when cloned, so the worker answers with
  * an envelope and one adapter in the API process maps it (src/pool/outcome.ts).
  */
-export interface RunTask {
+
+/** One run of a batch. */
+export interface RunItem {
   toolId: string;
   mode: string;
   input: ToolInput;
-  /** Index in the shared start-clock array: the worker stamps it when the run starts. */
+  /** The run's slot in the shared state (src/shared/slot-state.ts). */
   slot: number;
+}
+
+/**
+ * What one Piscina task carries: the runs of one batch, run in order by one worker.
+ * Batching amortises the cost of a thread crossing (a message and a wake-up each way)
+ * over every run that waited for a worker at the same moment.
+ */
+export interface RunBatch {
+  batch: number;
+  items: RunItem[];
   resultMaxBytes: number;
   /** Boot-time warm-up: answers once the worker has loaded every tool. */
   warmup?: true;
 }
+
+/** Per item of the batch, in order: its envelope, or null when the API thread took it back. */
+export type BatchAnswer = (RunEnvelope | null)[];
 
 export type WorkerErrorCode = 'INVALID_INPUT' | 'UNSUPPORTED_OPTION' | 'BUDGET_EXCEEDED' | 'INTERNAL_ERROR';
 
@@ -32,8 +48,7 @@ export type RunEnvelope =
 export interface PoolWorkerData {
   /** toolId → absolute path of its run module. */
   tools: Record<string, string>;
-  /** BigInt64Array over this buffer: per slot, Date.now() when the run started (0: not yet). */
-  clock: SharedArrayBuffer;
+  slots: SharedSlots;
 }
 
 /** Message of the error a worker raises when a tool reaches for the network. */

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { RUNNING, sharedSlots, tag } from '../shared/slot-state.js';
+import { Batcher, type PendingRun } from './batcher.js';
+import { type InFlightBatch, SlotBoard, sweepBatch } from './deadlines.js';
+
+let slot = 0;
+const pending = (toolId: string, bytes = 10): PendingRun => ({
+  toolId,
+  mode: 'm',
+  input: {},
+  slot: slot++,
+  timeoutMs: 1000,
+  enqueuedAt: Date.now(),
+  waitingSince: Date.now(),
+  bytes,
+  settle: () => {},
+});
+
+/** A batcher that has seen `fast` run quickly and `slow` run slowly. */
+function trained(threads = 2): Batcher {
+  const b = new Batcher(threads);
+  // 60 runs bring the weighted mean from the 100 ms a new tool starts at down to ~0.1 ms.
+  for (let i = 0; i < 60; i++) {
+    b.enqueue(pending('fast'));
+    b.take();
+    b.done('fast', 0.1);
+    b.enqueue(pending('slow'));
+    b.take();
+    b.done('slow', 900);
+  }
+  return b;
+}
+
+describe('Batcher', () => {
+  it('sends fast runs that wait together as one batch, in arrival order', () => {
+    const b = trained();
+    const runs = [pending('fast'), pending('fast'), pending('fast')];
+    for (const r of runs) b.enqueue(r);
+    expect(b.take()).toEqual(runs);
+    expect(b.take()).toBeNull();
+  });
+
+  it('sends a slow run alone and leaves it out of fast batches', () => {
+    const b = trained();
+    const [f1, s1, f2] = [pending('fast'), pending('slow'), pending('fast')];
+    for (const r of [f1, s1, f2]) b.enqueue(r);
+    expect(b.take()).toEqual([f1, f2]);
+    expect(b.take()).toEqual([s1]);
+  });
+
+  it('treats a tool with no history as slow until it proves fast', () => {
+    const b = new Batcher(4);
+    b.enqueue(pending('new'));
+    b.enqueue(pending('new'));
+    expect(b.take()).toHaveLength(1);
+  });
+
+  it('lets a slow tool hold at most threads - 1 workers', () => {
+    const b = trained(2);
+    const [s1, s2, f1] = [pending('slow'), pending('slow'), pending('fast')];
+    for (const r of [s1, s2, f1]) b.enqueue(r);
+    expect(b.take()).toEqual([s1]);
+    // s2 may not take the last worker; the fast run behind it may.
+    expect(b.take()).toEqual([f1]);
+    expect(b.take()).toBeNull();
+    b.done('slow', 900);
+    expect(b.take()).toEqual([s2]);
+  });
+
+  it('caps a batch by items and by bytes', () => {
+    const b = trained();
+    for (let i = 0; i < 40; i++) b.enqueue(pending('fast'));
+    expect(b.take()).toHaveLength(32);
+    expect(b.take()).toHaveLength(8);
+    const big = [pending('fast', 200_000), pending('fast', 200_000)];
+    for (const r of big) b.enqueue(r);
+    expect(b.take()).toEqual([big[0]]);
+  });
+
+  it('puts runs taken back at the front, with a fresh queue wait, and expires runs past the bound', () => {
+    const b = trained();
+    const long = Date.now() - 5000;
+    const late = { ...pending('fast'), enqueuedAt: long, waitingSince: long };
+    const back = { ...pending('fast'), enqueuedAt: long, waitingSince: long };
+    b.enqueue(late);
+    b.requeue([back]);
+    expect(b.expire(Date.now(), 2000)).toEqual([late]);
+    expect(b.take()).toEqual([back]);
+  });
+});
+
+describe('sweepBatch', () => {
+  it('takes back the runs queued behind a run that holds its worker, and flags it overdue at its deadline', () => {
+    const slots = sharedSlots(8);
+    const board = new SlotBoard(slots);
+    const items = [pending('fast'), pending('fast'), pending('fast')].map((r, i) => ({ ...r, slot: i }));
+    const batch: InFlightBatch = { id: 7, items, controller: new AbortController(), overdue: null };
+    for (const r of items) board.assign(r.slot, batch.id);
+    // The worker claims the first run (as workers/tool-worker.ts does).
+    new Int32Array(slots.state)[0] = tag(7, RUNNING);
+    const now = Date.now();
+    new BigInt64Array(slots.startedAt)[0] = BigInt(now - 5);
+    expect(sweepBatch(board, batch, now, 20)).toEqual({ overdue: null, takenBack: [] });
+
+    new BigInt64Array(slots.startedAt)[0] = BigInt(now - 50);
+    const found = sweepBatch(board, batch, now, 20);
+    expect(found.takenBack).toEqual([items[1], items[2]]);
+    expect(board.phase(1, 7)).toBeNull(); // the worker's claim of it will now fail
+
+    new BigInt64Array(slots.startedAt)[0] = BigInt(now - 1500);
+    expect(sweepBatch(board, batch, now, 20).overdue).toBe(items[0]);
+  });
+});
