@@ -1,14 +1,4 @@
-import {
-  type Color,
-  clampRgb,
-  converter,
-  formatHex,
-  formatHex8,
-  formatRgb,
-  type Rgb,
-  toGamut,
-  wcagContrast,
-} from 'culori';
+import { type Color, clampRgb, converter, formatHex, formatHex8, formatRgb, type Rgb, toGamut } from 'culori';
 
 /** The conversion targets and their CSS text. */
 export type FormatName = 'hex' | 'rgb' | 'hsl' | 'hwb' | 'lab' | 'lch' | 'oklab' | 'oklch';
@@ -30,7 +20,8 @@ function within(value: number): boolean {
 /** True when the colour lies in sRGB (up to float noise). */
 export function inSrgb(color: Color): boolean {
   const rgb = toRgb(color);
-  return within(rgb.r) && within(rgb.g) && within(rgb.b);
+  // A `none` channel (rgb(none 0 0)) is undefined here and means 0 (CSS Color 4, 4.4).
+  return within(rgb.r ?? 0) && within(rgb.g ?? 0) && within(rgb.b ?? 0);
 }
 
 /** The colour in sRGB: clamped when only float noise lies outside, gamut-mapped otherwise. */
@@ -107,11 +98,30 @@ export function formatAs(color: Color, format: FormatName): string {
   return writers[format](color);
 }
 
-/** WCAG 2 contrast ratios against white and black text (1 to 21), on the sRGB colour. */
+/** WCAG 2.x relative luminance of an 8-bit sRGB channel value (0-255), linearised. */
+function channel(value: number): number {
+  const c = value / 255;
+  // WCAG 2.x writes 0.03928, the sRGB standard 0.04045: no 8-bit value lies between them.
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+}
+
+/** Ratio cut (not rounded) to 2 decimals: 4.4996 must read 4.49, a fail at AA, not 4.5. */
+function truncate(ratio: number): number {
+  return Math.floor(ratio * 100 + 1e-9) / 100;
+}
+
+/**
+ * WCAG 2.x contrast ratios (L1 + 0.05) / (L2 + 0.05) against white and black text (1 to 21).
+ * Computed on the colour as its hex writes it (8-bit sRGB), so the ratio is the one a
+ * checker gives for the hex a user copies; a translucent colour is taken as opaque.
+ */
 export function contrast(color: Color): { white: number; black: number } {
-  const rgb = toSrgb(color);
-  return {
-    white: Number(num(wcagContrast(rgb, '#ffffff'), 2)),
-    black: Number(num(wcagContrast(rgb, '#000000'), 2)),
-  };
+  const hex = formatHex(toSrgb(color));
+  const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)) as [
+    number,
+    number,
+    number,
+  ];
+  const y = 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  return { white: truncate(1.05 / (y + 0.05)), black: truncate((y + 0.05) / 0.05) };
 }

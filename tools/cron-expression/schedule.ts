@@ -5,6 +5,12 @@ import { ToolInputError } from '../../src/shared/tool-error.js';
 
 export const MAX_COUNT = 50;
 export const DEFAULT_COUNT = 5;
+/**
+ * Search time for the next runs. A sparse schedule (the fifth Friday of February comes
+ * once in 28 years) costs cron-parser tens of milliseconds per run: past this budget
+ * the runs found so far are returned with a note rather than the run ending in TIMEOUT.
+ */
+export const SEARCH_BUDGET_MS = 400;
 
 /** cronstrue reads 5 fields as minute-first and 6 as second-first, like cron-parser. */
 export function describe(expression: string): string | null {
@@ -38,13 +44,21 @@ export function resolveCount(value: unknown): number {
   return n;
 }
 
+/** Date rolls 2025-02-30 over to 2 March silently: the day must exist in its month. */
+function dayExists(value: unknown): boolean {
+  const [y, m, d] = String(value).slice(0, 10).split('-').map(Number) as [number, number, number];
+  const last = new Date(0);
+  last.setUTCFullYear(y, m, 0); // day 0 of the next month; setUTCFullYear keeps years 0-99 as given
+  return d >= 1 && d <= last.getUTCDate();
+}
+
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 
 /** Start instant of nextRuns: an ISO 8601 date-time with Z or an offset; default now. */
 export function resolveFrom(value: unknown, now: () => Date = () => new Date()): Date {
   if (value === undefined || value === null || value === '') return now();
   const date = typeof value === 'string' && ISO_INSTANT.test(value) ? new Date(value) : null;
-  if (date === null || Number.isNaN(date.getTime()) || date.getUTCFullYear() > 9999) {
+  if (date === null || Number.isNaN(date.getTime()) || date.getUTCFullYear() > 9999 || !dayExists(value)) {
     throw new ToolInputError(
       `from must be an ISO 8601 date-time with Z or an offset, e.g. 2025-03-08T12:00:00Z; got ${String(value)}`,
     );
@@ -60,14 +74,28 @@ export interface NextRuns {
 
 /**
  * The next `count` runs strictly after `from`, as ISO 8601 in `timezone` with its offset.
- * cron-parser handles DST: a time skipped by spring-forward runs at the first valid
- * instant after it; a repeated hour runs once (each wall time of an hourly job shows twice).
+ * cron-parser handles DST: a time skipped by spring-forward is moved forward by the gap
+ * (02:30 runs at 03:30); a fixed time in a repeated hour runs once, while a job whose hour
+ * field is `*` runs in both copies of that hour.
  */
-export function nextRuns(expression: string, timezone: string, from: Date, count: number): NextRuns {
+export function nextRuns(
+  expression: string,
+  timezone: string,
+  from: Date,
+  count: number,
+  clock: () => number = () => performance.now(),
+): NextRuns {
   const cron = CronExpressionParser.parse(expression, { tz: timezone, currentDate: from });
   const runs: string[] = [];
+  const deadline = clock() + SEARCH_BUDGET_MS;
   try {
     while (runs.length < count) {
+      if (runs.length > 0 && clock() > deadline) {
+        return {
+          nextRuns: runs,
+          note: `stopped after ${runs.length} runs: the schedule is too sparse to list ${count} within the time budget`,
+        };
+      }
       // toJSON() is luxon's ISO form in the zone, with the offset; whole seconds need no ".000".
       runs.push(String(cron.next().toJSON()).replace(/\.000(?=Z|[+-])/, ''));
     }

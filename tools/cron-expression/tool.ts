@@ -81,7 +81,7 @@ export default defineTool({
     {
       question: 'How are daylight-saving changes handled?',
       answer:
-        'Runs are computed in the given time zone. A time skipped by spring-forward runs at the first valid instant after it (02:30 becomes 03:30); a time repeated at fall-back runs once. Every run carries its UTC offset.',
+        'Runs are computed in the given time zone. A time skipped by spring-forward is moved forward by the length of the gap (02:30 becomes 03:30); a fixed time repeated at fall-back runs once, at its first occurrence. Every run carries its UTC offset.',
     },
     {
       question: 'Are 6-field expressions supported?',

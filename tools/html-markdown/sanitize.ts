@@ -116,15 +116,19 @@ export function sanitize(html: string, options: IOptions, maxRowCells = Number.P
   // ToolInputError thrown in a hook propagates out of sanitizeHtml (parsing is synchronous).
   return sanitizeHtml(html, {
     ...options,
-    onOpenTag: (name) => {
+    onOpenTag: (name, attribs) => {
       depth++;
       if (depth > MAX_DEPTH)
         throw new ToolInputError(`the document nests elements more than ${MAX_DEPTH} levels deep`);
       if (name === 'tr') rows.push(0);
       else if ((name === 'td' || name === 'th') && rows.length > 0) {
-        const cells = rows[rows.length - 1]! + 1;
+        // A colspan counts as the cells it spans: the gfm plugin writes one per spanned column.
+        const span = Math.max(1, Number.parseInt(attribs.colspan ?? '1', 10) || 1);
+        const cells = rows[rows.length - 1]! + span;
         rows[rows.length - 1] = cells;
-        if (cells > maxRowCells) throw new ToolInputError(`a table row has more than ${maxRowCells} cells`);
+        if (cells > maxRowCells) {
+          throw new ToolInputError(`a table row has more than ${maxRowCells} cells (colspan counted)`);
+        }
       }
     },
     onCloseTag: (name) => {

@@ -1,5 +1,7 @@
 import { gfm } from '@joplin/turndown-plugin-gfm';
 import TurndownService from 'turndown';
+import { addCodeBlockRules } from './code-blocks.js';
+import { addEscapingRules, escapeHtmlStarts } from './markdown-escapes.js';
 import { MAX_ROW_CELLS, sanitize, TURNDOWN_INPUT } from './sanitize.js';
 import { addLinearRules } from './turndown-rules.js';
 
@@ -19,11 +21,13 @@ function turndown(): TurndownService {
     linkStyle: 'inlined',
   });
   td.use(gfm);
+  addEscapingRules(td);
   addLinearRules(td);
+  addCodeBlockRules(td);
   // Text that reads like a tag (`&lt;img onerror=...&gt;` in the HTML) must stay text in
-  // Markdown, where a raw `<img` would be HTML again: escape `<` before a tag-like start.
+  // Markdown, where a raw `<img` would be HTML again: `<` before a tag-like start is written `&lt;`.
   const escapeMarkdown = td.escape.bind(td);
-  td.escape = (text: string) => escapeMarkdown(text).replace(/<(?=[A-Za-z/!?])/g, '\\<');
+  td.escape = (text: string) => escapeHtmlStarts(escapeMarkdown(text));
   service = td;
   return td;
 }

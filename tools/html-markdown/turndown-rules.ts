@@ -1,4 +1,5 @@
 import type TurndownService from 'turndown';
+import { shapeTable } from './table-shape.js';
 
 /** The slice of domino's DOM used here (the project compiles without the DOM lib). */
 interface DomElement {
@@ -33,6 +34,7 @@ export function addLinearRules(td: TurndownService): void {
     filter: (domNode) => {
       const node = domNode as unknown as DomElement;
       if (node.nodeName === 'TABLE' && !Object.hasOwn(node, 'rows')) {
+        shapeTable(node as unknown as Parameters<typeof shapeTable>[0]);
         Object.defineProperty(node, 'rows', { value: Array.from(node.getElementsByTagName('tr')) });
       } else if (node.nodeName === 'OL') {
         Array.from(node.children).forEach((child, i) => {

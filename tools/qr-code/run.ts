@@ -1,8 +1,9 @@
-/** qr-code: SVG, PNG (data URL) or UTF-8 block-character QR codes, with the `qrcode` package. */
+/** qr-code: SVG, PNG (data URL) or UTF-8 block-character QR codes; `qrcode` encodes, png.ts draws the PNG. */
 import QRCode from 'qrcode';
 import type { ToolInput } from '../../src/shared/tool-def.js';
 import { ToolInputError, unsupported } from '../../src/shared/tool-error.js';
 import { LEVELS, type Level, MAX_DIGITS, tooMuchData } from './capacity.js';
+import { renderPng } from './png.js';
 
 const FORMATS = ['svg', 'png', 'utf8'];
 export const DEFAULT_SIZE = 256;
@@ -56,7 +57,7 @@ export default async function run(input: ToolInput, mode: string) {
   const size = readSize(input.size);
   const qr = encode(data, errorCorrection);
   const modules = qr.modules.size;
-  // Below one pixel per module the library silently ignores the width; refuse instead.
+  // Below one pixel per module (quiet zone included) there is no image to draw; refuse.
   if (mode !== 'utf8' && size < modules + 2 * MARGIN) {
     throw new ToolInputError(
       `size ${size} px is too small for this code (version ${qr.version}: ${modules} modules plus a ` +
@@ -66,8 +67,7 @@ export default async function run(input: ToolInput, mode: string) {
   const options = { errorCorrectionLevel: errorCorrection, margin: MARGIN, width: size };
   const common = { format: mode, version: qr.version, errorCorrection, modules, margin: MARGIN };
   if (mode === 'png') {
-    const url = await QRCode.toDataURL(data, { ...options, type: 'image/png' });
-    return { ...common, data: url, size, mimeType: 'image/png' };
+    return { ...common, data: renderPng(qr.modules, size, MARGIN), size, mimeType: 'image/png' };
   }
   if (mode === 'svg') {
     const svg = await QRCode.toString(data, { ...options, type: 'svg' });

@@ -54,7 +54,7 @@ export default defineTool({
     {
       question: 'How much data fits?',
       answer:
-        'At most 2953 bytes at level L, 2331 at M, 1663 at Q and 1273 at H (more when the data is digits only). Longer data is refused with INVALID_INPUT saying the limit.',
+        'At most 2953 bytes at level L, 2331 at M, 1663 at Q and 1273 at H (more when the data is only digits, upper-case letters, space and $%*+-./:, the most when it is digits only). Longer data is refused with INVALID_INPUT saying the limit.',
     },
     {
       question: 'Is there a quiet zone?',

@@ -24,6 +24,15 @@ export interface CompiledPattern {
   flagsFrom: 'field' | 'literal' | 'none';
 }
 
+const QUOTED_PATTERN_MAX = 200;
+
+/** The engine's message, with the pattern it quotes (up to 32768 characters) shortened. */
+export function engineMessage(err: Error): string {
+  const m = /^Invalid regular expression: \/([\s\S]*)\/([a-z]*): ([^:]*)$/.exec(err.message);
+  if (!m || (m[1] as string).length <= QUOTED_PATTERN_MAX) return err.message;
+  return `Invalid regular expression: /${(m[1] as string).slice(0, QUOTED_PATTERN_MAX)}…/${m[2]}: ${m[3]}`;
+}
+
 const LITERAL = /^\/([\s\S]+)\/([dgimsuyv]*)$/;
 
 function checkFlags(flags: string): void {
@@ -71,6 +80,6 @@ export function compilePattern(pattern: unknown, flagsField: unknown): CompiledP
     return { regex, source, flags: regex.flags, flagsFrom };
   } catch (err) {
     // The engine's own message, e.g. "Invalid regular expression: /(/: Unterminated group".
-    throw new ToolInputError((err as Error).message);
+    throw new ToolInputError(engineMessage(err as Error));
   }
 }

@@ -30,7 +30,22 @@ function describeMatch(m: RegExpExecArray): MatchInfo {
   return info;
 }
 
-const listedChars = (m: RegExpExecArray) => m.reduce((sum, c) => sum + (c?.length ?? 0), 0);
+/** JSON overhead counted per capture and per named group, so empty or unmatched ones count too. */
+const ENTRY_OVERHEAD = 8;
+
+/**
+ * Approximate size of a listed match: its text and captures, plus an overhead per capture
+ * and named group. Counting text alone let a pattern of thousands of empty groups list
+ * 1000 matches of thousands of nulls each (tens of MB).
+ */
+function listedChars(m: RegExpExecArray): number {
+  let sum = 0;
+  for (const c of m) sum += (c?.length ?? 0) + ENTRY_OVERHEAD;
+  if (m.groups)
+    for (const [name, v] of Object.entries(m.groups)) sum += name.length + (v?.length ?? 0) + ENTRY_OVERHEAD;
+  if (m.indices) sum += m.length * 2 * ENTRY_OVERHEAD;
+  return sum;
+}
 
 /** Lists matches (first MAX_MATCHES, within MAX_LISTED_CHARS) and counts them all. */
 export function listMatches(regex: RegExp, text: string) {

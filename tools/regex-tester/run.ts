@@ -1,7 +1,7 @@
 /** regex-tester: match, test, replace and split with native JavaScript RegExp semantics. */
 import type { ToolInput } from '../../src/shared/tool-def.js';
 import { ToolInputError, unsupported } from '../../src/shared/tool-error.js';
-import { compilePattern } from './compile.js';
+import { compilePattern, engineMessage } from './compile.js';
 import { listMatches, splitText, testMatch } from './matches.js';
 import { replaceBounded } from './substitute.js';
 
@@ -22,11 +22,22 @@ export default async function run(input: ToolInput, mode: string) {
   const { regex, source, flags, flagsFrom } = compilePattern(input.pattern, input.flags);
   const text = readString(input.text, 'text', MAX_TEXT_LENGTH);
   const head = { mode, pattern: source, flags, flagsFrom };
+  try {
+    return execute(mode, regex, text, input.replacement, head);
+  } catch (err) {
+    // V8 compiles a pattern lazily, on its first exec: a pattern too large or too deeply
+    // nested for the engine ("Stack overflow", "Regular expression too large") fails there.
+    if (err instanceof SyntaxError) throw new ToolInputError(engineMessage(err));
+    throw err;
+  }
+}
+
+function execute(mode: string, regex: RegExp, text: string, rawReplacement: unknown, head: object) {
   switch (mode) {
     case 'test':
       return { ...head, ...testMatch(regex, text) };
     case 'replace': {
-      const replacement = readString(input.replacement, 'replacement', MAX_REPLACEMENT_LENGTH);
+      const replacement = readString(rawReplacement, 'replacement', MAX_REPLACEMENT_LENGTH);
       return { ...head, replacement, ...replaceBounded(regex, text, replacement) };
     }
     case 'split':
