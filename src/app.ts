@@ -5,6 +5,7 @@ import { resolvePolicies } from './config/policy.js';
 import { HubError } from './errors.js';
 import cataloguePlugin from './plugins/catalogue.js';
 import errorsPlugin from './plugins/errors.js';
+import jsonBodyPlugin from './plugins/json-body.js';
 import limitsPlugin from './plugins/limits.js';
 import metricsPlugin from './plugins/metrics.js';
 import poolPlugin from './plugins/pool.js';
@@ -93,6 +94,7 @@ export async function buildApp(options: BuildOptions = {}) {
   });
 
   await app.register(errorsPlugin);
+  await app.register(jsonBodyPlugin);
   await app.register(pressurePlugin, env);
   await app.register(limitsPlugin, {
     redisUrl: env.REDIS_URL,

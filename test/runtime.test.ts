@@ -51,6 +51,47 @@ describe('generic runtime /api/tools/run/', () => {
     expect(res.json().result).toMatchObject({ text: '424242', mode: 'plain' });
   });
 
+  it('reads an empty slot of a number field as not given, and keeps empty text', async () => {
+    // c is fx-echo's integer `repeat`, b its text `suffix`: `?c=` gets the default, `b=""` stays "".
+    const get = await app.inject({ url: '/api/tools/run/?toolId=fx-echo&a=hi&b=&c=' });
+    expect(get.statusCode, get.body).toBe(200);
+    expect(get.json().result.input).toEqual({ text: 'hi', suffix: '', repeat: 1 });
+    const dedicated = await app.inject({ url: '/api/fx-echo/?text=hi&repeat=' });
+    expect(dedicated.json().result.input).toEqual({ text: 'hi', repeat: 1 });
+  });
+
+  it('refuses a JSON body nested deeper than the bound with INVALID_INPUT, not a crash', async () => {
+    const nested = (levels: number) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/tools/run/',
+        payload: `{"toolId":"fx-echo","a":"x","b":${'['.repeat(levels)}${']'.repeat(levels)}}`,
+        headers: { 'content-type': 'application/json' },
+      });
+    const res = await nested(5000);
+    expect(res.statusCode).toBe(400);
+    expect(errorBody(res)).toMatchObject({ errorCode: 'INVALID_INPUT' });
+    expect(errorBody(res).error).toContain('nests deeper than 1000 levels');
+    // Deep but within the bound: it reaches the tool's own checks.
+    const within = await nested(900);
+    expect(within.statusCode).toBe(400);
+    expect(errorBody(within).error).toMatch(/suffix/);
+  });
+    expect(res.statusCode).toBe(400);
+    expect(errorBody(res)).toMatchObject({ errorCode: 'INVALID_INPUT' });
+    expect(errorBody(res).error).toContain('nests deeper than 1000 levels');
+    // Deep but within the bound: reaches the tool's own checks.
+    const ok = `{"toolId":"fx-echo","a":"x","b":${'['.repeat(900)}${']'.repeat(900)}}`;
+    const within = await app.inject({
+      method: 'POST',
+      url: '/api/tools/run/',
+      payload: ok,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(within.statusCode).toBe(400);
+    expect(errorBody(within).error).toMatch(/suffix/);
+  });
+
   it.each([
     [{ input: { a: 'x' } }, /toolId is required/],
     [{ toolId: 'nope', a: 'x' }, /unknown toolId 'nope'; known: .*fx-echo/],

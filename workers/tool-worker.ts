@@ -1,13 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { workerData } from 'node:worker_threads';
-import type {
-  BatchAnswer,
-  PoolWorkerData,
-  RunBatch,
-  RunEnvelope,
-  RunItem,
-} from '../src/shared/envelope.js';
+import type { BatchAnswer, PoolWorkerData, RunBatch, RunEnvelope, RunItem } from '../src/shared/envelope.js';
 import { ASSIGNED, DONE, RUNNING, tag } from '../src/shared/slot-state.js';
 import type { ToolRun } from '../src/shared/tool-def.js';
 import { ToolInputError } from '../src/shared/tool-error.js';
@@ -54,7 +48,13 @@ export default async function runBatch(task: RunBatch): Promise<BatchAnswer> {
   for (const item of task.items) {
     let run = loaded.get(item.toolId);
     let loadError: unknown;
-    if (!run) run = await load(item.toolId).catch((err: unknown) => void (loadError = err));
+    if (!run) {
+      try {
+        run = await load(item.toolId);
+      } catch (err) {
+        loadError = err;
+      }
+    }
     // Claim the run: fails when the API thread took it back while a batch-mate was slow.
     const assigned = tag(task.batch, ASSIGNED);
     if (Atomics.compareExchange(state, item.slot, assigned, tag(task.batch, RUNNING)) !== assigned) {

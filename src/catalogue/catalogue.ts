@@ -7,9 +7,10 @@ import type { RegisteredTool } from '../registry.js';
 import { type CatalogueContext, describeTool, remoteCallable } from './descriptor.js';
 import { buildOpenApi } from './openapi.js';
 
-/** A document served as is: its body, built once at boot, and its ETag. */
+/** A document served as is: its body, encoded once at boot, and its ETag. */
 export interface Served {
-  body: string;
+  /** UTF-8 bytes: sending a Buffer spares the encoding of the same text on every request. */
+  body: Buffer;
   etag: string;
   type: string;
 }
@@ -33,7 +34,8 @@ export const COMMON_FILES = {
 
 const EXAMPLES = ['basic', 'edgeCase', 'expectedOutput'] as const;
 
-function served(body: string, type: string): Served {
+function served(text: string, type: string): Served {
+  const body = Buffer.from(text);
   return { body, type, etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"` };
 }
 

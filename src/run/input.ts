@@ -60,9 +60,21 @@ export function fromGeneric(def: ToolDefinition, generic: GenericInput): Resolve
     const name = fields[slot];
     const value = generic[slot];
     // A slot the tool does not use is ignored, as the README says.
-    if (name && value !== undefined) input[name] = value;
+    if (name && value !== undefined && !blankNonText(def, name, value)) input[name] = value;
   }
   return { mode, input };
+}
+
+/**
+ * An empty string where no text is possible (a count, a limit, a size) means "not
+ * given": `?c=` or `"limit": ""` gets the default. Where text is possible it stays,
+ * since it can mean something (an empty replacement deletes the matches).
+ */
+function blankNonText(def: ToolDefinition, name: string, value: unknown): boolean {
+  if (value !== '') return false;
+  const properties = def.input.properties as Record<string, { type?: unknown }> | undefined;
+  const type = properties?.[name]?.type;
+  return type !== undefined && type !== 'string' && !(Array.isArray(type) && type.includes('string'));
 }
 
 /** Named fields of a dedicated endpoint (JSON body or query) → mode and named input. */
@@ -71,7 +83,10 @@ export function fromDedicated(
   endpoint: ToolEndpoint,
   fields: Record<string, unknown>,
 ): ResolvedInput {
-  const input: ToolInput = { ...fields };
+  // fromEntries defines own keys: a `__proto__` field stays a field (and is refused as unknown).
+  const input: ToolInput = Object.fromEntries(
+    Object.entries(fields).filter(([name, value]) => !blankNonText(def, name, value)),
+  );
   let mode: string;
   if (endpoint.mode) {
     mode = endpoint.mode;

@@ -51,9 +51,15 @@ export function jsonText(value: unknown): string {
   return compact.length > PRETTY_LIMIT ? compact : JSON.stringify(value, null, 2);
 }
 
-/** JSON text is a JavaScript expression (ES2019); make it script-safe and indent it. */
+/**
+ * JSON text is a JavaScript expression (ES2019); make it script-safe and indent it.
+ * In an object literal `"__proto__": v` sets the prototype instead of a key, so that key
+ * is written computed (`["__proto__"]: v`). In JSON text a bare `"` followed by `:` right
+ * after `{` or `,` can only open a key (quotes inside strings are escaped).
+ */
 export function jsJson(value: unknown, indent = ''): string {
   const text = jsonText(value)
+    .replace(/([{,]\s*)"__proto__":/g, '$1["__proto__"]:')
     .replace(/<\//g, '<\\/')
     .replace(/<!--/g, '\\u003c!--')
     .replace(/\u2028/g, '\\u2028')

@@ -107,3 +107,29 @@ describe('quiet and deterministic', () => {
     expect(a).toEqual(b);
   });
 });
+
+describe('values that look like the template', () => {
+  // Before: the second replacement found its token twice (once inside the URL) and threw,
+  // which the service reports as INTERNAL_ERROR.
+  it.each([
+    ['a URL ending in a header token', { url: 'https://e.com/?q=hsphh0', headers: 'A: b' }, 'GET'],
+    ['a header value holding the next token', { url: 'https://e.com/', headers: "A: hsphh1'\nB: c" }, 'GET'],
+    [
+      'a header value that is template code',
+      { url: 'https://e.com/', headers: 'X: await response.json()' },
+      'HEAD',
+    ],
+    [
+      'a Python template line in a value',
+      { url: 'https://e.com/', headers: 'X: print(response.json())' },
+      'HEAD',
+    ],
+  ])('%s', async (_, input, method) => {
+    const result = await run(input, method);
+    const sent = await runFetch(result.snippets.fetch);
+    expect(sent).toMatchObject({ url: result.request.url, headers: result.request.headers });
+    expect((await runAxios(result.snippets.axios)).headers).toEqual(result.request.headers);
+    if (hasPython) expect(runPython(result.snippets.python).headers).toEqual(result.request.headers);
+    if (hasBash) expect(curlArgs(result.snippets.curl)).toContain(result.request.url);
+  });
+});

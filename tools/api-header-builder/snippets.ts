@@ -22,8 +22,13 @@ export interface Snippets {
  * literals.ts, because httpsnippet 3 mis-escapes backslashes in JS and Python output and
  * uses `--data`, which reads a file when the body starts with `@`. Header names are
  * passed as is: RFC 7230 tokens contain no quote or backslash that could break a literal.
+ * All replacements of a snippet happen in one pass over httpsnippet's output, so a value
+ * that happens to contain a token (or `await response.json()`) is never rewritten.
  */
 export function buildSnippets(req: SnippetRequest): Snippets {
+  // A JSON body that no code literal reproduces exactly (see json-exact.ts) is sent as its text.
+  const body: Body =
+    req.body.kind === 'json' && req.body.asText ? { kind: 'text', text: req.body.text } : req.body;
   const tok = tokens(req);
   const har: HarRequest = {
     method: req.method,
@@ -34,7 +39,7 @@ export function buildSnippets(req: SnippetRequest): Snippets {
     queryString: [],
     headersSize: -1,
     bodySize: -1,
-    postData: postData(req.body, tok.body),
+    postData: postData(body, tok.body),
   };
   const snippet = new HTTPSnippet(har);
   const convert = (target: 'shell' | 'javascript' | 'python', client: string): string => {
@@ -42,11 +47,12 @@ export function buildSnippets(req: SnippetRequest): Snippets {
     if (typeof out !== 'string') throw new Error(`httpsnippet produced no ${target}/${client} snippet`);
     return out;
   };
+  const plain = { ...req, body };
   return {
-    curl: curl(convert('shell', 'curl'), req, tok),
-    fetch: fetchJs(convert('javascript', 'fetch'), req, tok),
-    axios: axiosJs(convert('javascript', 'axios'), req, tok),
-    python: python(convert('python', 'requests'), req, tok),
+    curl: substitute(convert('shell', 'curl'), curl(plain, tok)),
+    fetch: substitute(convert('javascript', 'fetch'), fetchJs(plain, tok)),
+    axios: substitute(convert('javascript', 'axios'), axiosJs(plain, tok)),
+    python: substitute(convert('python', 'requests'), python(plain, tok)),
   };
 }
 
@@ -72,71 +78,81 @@ function postData(body: Body, token: string): HarRequest['postData'] {
   return { mimeType: 'text/plain', text: token };
 }
 
-/** Replaces the single occurrence of `from`; anything else means httpsnippet changed shape. */
-function replaceOnce(code: string, from: string, to: string): string {
-  const at = code.indexOf(from);
-  if (at < 0 || code.indexOf(from, at + from.length) >= 0) {
-    throw new Error(`snippet template changed: expected one ${JSON.stringify(from)}`);
+/** Pieces of httpsnippet's output (`from`) and what replaces them. */
+type Edits = [from: string, to: string][];
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Replaces every `from` in one left-to-right pass, so replaced text is never scanned
+ * again. Each `from` must occur exactly once; anything else means httpsnippet changed shape.
+ */
+function substitute(code: string, edits: Edits): string {
+  if (edits.length === 0) return code;
+  const to = new Map(edits);
+  const seen = new Map<string, number>();
+  const pattern = new RegExp(edits.map(([from]) => escapeRegExp(from)).join('|'), 'g');
+  const out = code.replace(pattern, (found) => {
+    seen.set(found, (seen.get(found) ?? 0) + 1);
+    return to.get(found)!;
+  });
+  for (const [from] of edits) {
+    if (seen.get(from) !== 1)
+      throw new Error(`snippet template changed: expected one ${JSON.stringify(from)}`);
   }
-  return code.slice(0, at) + to + code.slice(at + from.length);
+  return out;
 }
 
-function curl(code: string, req: SnippetRequest, tok: Tokens): string {
-  let out = replaceOnce(code, `--url ${tok.url}`, `--url ${shellQuote(req.url)}`);
+function curl(req: SnippetRequest, tok: Tokens): Edits {
+  const edits: Edits = [[`--url ${tok.url}`, `--url ${shellQuote(req.url)}`]];
   // `--request HEAD` makes curl wait for a body that never comes; --head is the HEAD request.
-  if (req.method === 'HEAD') out = replaceOnce(out, 'curl --request HEAD', 'curl --head');
+  if (req.method === 'HEAD') edits.push(['curl --request HEAD', 'curl --head']);
   req.headers.forEach(([, value], i) => {
-    out = replaceOnce(out, `${tok.header(i)}'`, `${value.replace(/'/g, "'\\''")}'`);
+    edits.push([`${tok.header(i)}'`, `${value.replace(/'/g, "'\\''")}'`]);
   });
   if (req.body.kind === 'json') {
-    out = replaceOnce(out, `--data '${JSON.stringify(tok.body)}'`, `--data-raw ${shellQuote(req.body.text)}`);
+    edits.push([`--data '${JSON.stringify(tok.body)}'`, `--data-raw ${shellQuote(req.body.text)}`]);
   } else if (req.body.kind === 'text') {
-    out = replaceOnce(out, `--data ${tok.body}`, `--data-raw ${shellQuote(req.body.text)}`);
+    edits.push([`--data ${tok.body}`, `--data-raw ${shellQuote(req.body.text)}`]);
   }
-  return out;
+  return edits;
 }
 
-function jsCommon(code: string, req: SnippetRequest, tok: Tokens): string {
-  let out = replaceOnce(code, `'${tok.url}'`, jsString(req.url));
+function jsCommon(req: SnippetRequest, tok: Tokens): Edits {
+  const edits: Edits = [[`'${tok.url}'`, jsString(req.url)]];
   req.headers.forEach(([, value], i) => {
-    out = replaceOnce(out, `'${tok.header(i)}'`, jsString(value));
+    edits.push([`'${tok.header(i)}'`, jsString(value)]);
   });
-  return out;
+  return edits;
 }
 
-function fetchJs(code: string, req: SnippetRequest, tok: Tokens): string {
-  let out = jsCommon(code, req, tok);
+function fetchJs(req: SnippetRequest, tok: Tokens): Edits {
+  const edits = jsCommon(req, tok);
   if (req.body.kind === 'json') {
-    out = replaceOnce(
-      out,
-      `'${JSON.stringify(tok.body)}'`,
-      `JSON.stringify(${jsJson(req.body.value, '  ')})`,
-    );
+    edits.push([`'${JSON.stringify(tok.body)}'`, `JSON.stringify(${jsJson(req.body.value, '  ')})`]);
   } else if (req.body.kind === 'text') {
-    out = replaceOnce(out, `'${tok.body}'`, jsString(req.body.text));
+    edits.push([`'${tok.body}'`, jsString(req.body.text)]);
   }
   // A HEAD response has no body to parse.
-  if (req.method === 'HEAD')
-    out = replaceOnce(out, 'await response.json()', 'Object.fromEntries(response.headers)');
-  return out;
+  if (req.method === 'HEAD') edits.push(['await response.json()', 'Object.fromEntries(response.headers)']);
+  return edits;
 }
 
-function axiosJs(code: string, req: SnippetRequest, tok: Tokens): string {
-  const out = jsCommon(code, req, tok);
-  if (req.body.kind === 'json') return replaceOnce(out, `'${tok.body}'`, jsJson(req.body.value, '  '));
-  if (req.body.kind === 'text') return replaceOnce(out, `'${tok.body}'`, jsString(req.body.text));
-  return out;
+function axiosJs(req: SnippetRequest, tok: Tokens): Edits {
+  const edits = jsCommon(req, tok);
+  if (req.body.kind === 'json') edits.push([`'${tok.body}'`, jsJson(req.body.value, '  ')]);
+  if (req.body.kind === 'text') edits.push([`'${tok.body}'`, jsString(req.body.text)]);
+  return edits;
 }
 
-function python(code: string, req: SnippetRequest, tok: Tokens): string {
-  let out = replaceOnce(code, `"${tok.url}"`, pyString(req.url));
+function python(req: SnippetRequest, tok: Tokens): Edits {
+  const edits: Edits = [[`"${tok.url}"`, pyString(req.url)]];
   req.headers.forEach(([, value], i) => {
-    out = replaceOnce(out, `"${tok.header(i)}"`, pyString(value));
+    edits.push([`"${tok.header(i)}"`, pyString(value)]);
   });
-  if (req.body.kind === 'json') out = replaceOnce(out, `"${tok.body}"`, pyLiteral(req.body.value));
+  if (req.body.kind === 'json') edits.push([`"${tok.body}"`, pyLiteral(req.body.value)]);
   // A str body would be encoded as Latin-1 by http.client; send the UTF-8 bytes.
-  if (req.body.kind === 'text')
-    out = replaceOnce(out, `"${tok.body}"`, `${pyString(req.body.text)}.encode("utf-8")`);
-  if (req.method === 'HEAD') out = replaceOnce(out, 'print(response.json())', 'print(response.headers)');
-  return out;
+  if (req.body.kind === 'text') edits.push([`"${tok.body}"`, `${pyString(req.body.text)}.encode("utf-8")`]);
+  if (req.method === 'HEAD') edits.push(['print(response.json())', 'print(response.headers)']);
+  return edits;
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { faker } from '@faker-js/faker/locale/en';
 import { generateSync } from 'json-schema-faker';
 import { ToolInputError } from '../../src/shared/tool-error.js';
+import { checkExpansion } from './ref-budget.js';
 import { sanitizeSchema } from './schema-guard.js';
 
 /** Values (of any kind, containers included) one mock may hold. */
@@ -26,6 +27,7 @@ export function seedOf(text: string): number {
  */
 export function generateFromSchema(schema: Record<string, unknown>, seed: number): unknown {
   const safe = sanitizeSchema(schema);
+  checkExpansion(safe);
   let values = 0;
   let chars = 0;
   faker.seed(seed);

@@ -1,5 +1,6 @@
 import type { ToolInput } from '../../src/shared/tool-def.js';
 import { parseJsonField, ToolInputError, unsupported } from '../../src/shared/tool-error.js';
+import { lossyNumber } from '../_shared/json-exact.js';
 import { isJsonSchema } from './detect-schema.js';
 import { generateFromSchema, seedOf } from './generate.js';
 import { parseRoute } from './route.js';
@@ -13,12 +14,19 @@ const NO_BODY = new Set([204, 205, 304]);
 export default async function run(input: ToolInput, mode: string) {
   const target = typeof mode === 'string' ? mode.toLowerCase() : mode;
   if (!(MODES as readonly unknown[]).includes(target)) throw unsupported('target', mode, MODES);
-  if (input.response === undefined)
+  if (input.response === undefined || (typeof input.response === 'string' && input.response.trim() === ''))
     throw new ToolInputError('response is required: a JSON example or a JSON Schema');
   const value = parseJsonField(input.response, 'response');
   const route = parseRoute(input.route);
   const status = parseStatus(input.status);
   const notes: string[] = [];
+  const lossy = typeof input.response === 'string' ? lossyNumber(input.response) : undefined;
+  // JSON numbers become doubles here and in every snippet: say so rather than change data silently.
+  if (lossy !== undefined) {
+    notes.push(
+      `The number ${lossy.slice(0, 40)} has no exact JavaScript form; it reads as ${JSON.stringify(Number(lossy))}. Send such values as strings.`,
+    );
+  }
 
   let body: unknown;
   let seed: number | undefined;

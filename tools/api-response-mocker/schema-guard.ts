@@ -1,23 +1,11 @@
 import { ToolInputError } from '../../src/shared/tool-error.js';
+import { applyBounds } from './bounds.js';
 import { addHint, singular } from './faker-hints.js';
 import { checkPattern } from './pattern-budget.js';
 
 export const MAX_SCHEMA_NODES = 1000;
 export const MAX_SCHEMA_DEPTH = 32;
-export const MAX_MIN_LENGTH = 1000;
-export const MAX_MIN_ITEMS = 50;
-export const MAX_MIN_PROPERTIES = 50;
-/** Upper bounds above max(lower bound, cap) are lowered: mock data need not be huge. */
-const CAPS = {
-  maxLength: ['minLength', 256],
-  maxItems: ['minItems', 10],
-  maxProperties: ['minProperties', 20],
-} as const;
-const LOWER_LIMITS = {
-  minLength: MAX_MIN_LENGTH,
-  minItems: MAX_MIN_ITEMS,
-  minProperties: MAX_MIN_PROPERTIES,
-} as const;
+const PROTO_REFUSED = 'a schema property named __proto__ is not supported: no generated object can hold it';
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array']);
 
 type Schema = Record<string, unknown> | boolean;
@@ -59,7 +47,11 @@ function copyNode(node: Record<string, unknown>, at: string, name: string | unde
   const map = (v: unknown, p: string, named: boolean): Record<string, Schema> => {
     if (!isObject(v)) throw new ToolInputError(`${p} must be an object of schemas`);
     return Object.fromEntries(
-      Object.entries(v).map(([k, s]) => [k, sub(s, `${p}/${k}`, named ? k : undefined)]),
+      Object.entries(v).map(([k, s]) => {
+        // json-schema-faker assigns generated properties: `__proto__` would set the prototype.
+        if (named && k === '__proto__') throw new ToolInputError(PROTO_REFUSED);
+        return [k, sub(s, `${p}/${k}`, named ? k : undefined)];
+      }),
     );
   };
   for (const [k, v] of Object.entries(node)) {
@@ -109,6 +101,7 @@ function copyNode(node: Record<string, unknown>, at: string, name: string | unde
         if (!Array.isArray(v) || !v.every((r) => typeof r === 'string')) {
           throw new ToolInputError(`${p} must be an array of property names`);
         }
+        if (v.includes('__proto__')) throw new ToolInputError(PROTO_REFUSED);
         out.required = v;
         break;
       case 'properties':
@@ -173,16 +166,4 @@ function checkRef(v: unknown, at: string): string {
     );
   }
   return v.replace(/\/definitions\//g, '/$defs/');
-}
-
-function applyBounds(out: Record<string, unknown>, at: string): void {
-  for (const [k, limit] of Object.entries(LOWER_LIMITS)) {
-    if ((out[k] as number | undefined) !== undefined && (out[k] as number) > limit) {
-      throw new ToolInputError(`${at}/${k} is above ${limit}, more than a mock response needs`);
-    }
-  }
-  for (const [k, [lower, cap]] of Object.entries(CAPS)) {
-    const ceiling = Math.max((out[lower] as number | undefined) ?? 0, cap);
-    if (out[k] !== undefined && (out[k] as number) > ceiling) out[k] = ceiling;
-  }
 }

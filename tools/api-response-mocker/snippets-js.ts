@@ -3,6 +3,8 @@
  * generates MSW handlers or Express routes from a response. Values enter through
  * literals.ts only.
  */
+
+import { hasProtoKey } from '../_shared/json-exact.js';
 import { jsJson, jsString } from '../_shared/literals.js';
 import type { Route } from './route.js';
 
@@ -20,8 +22,15 @@ const headersLiteral = (headers: Record<string, string>): string =>
     .map(([k, v]) => `${jsString(k)}: ${jsString(v)}`)
     .join(', ')} }`;
 
+/**
+ * In an object literal a `__proto__` key sets the prototype and vanishes from the data,
+ * so a body holding one is embedded as JSON text and parsed (JSON.parse keeps it as a key).
+ */
+const bodyLiteral = (body: unknown): string =>
+  hasProtoKey(body) ? `JSON.parse(${jsString(JSON.stringify(body))})` : jsJson(body);
+
 const bodyConst = (spec: MockSpec): string[] =>
-  spec.hasBody ? [`const mockBody = ${jsJson(spec.body)};`, ''] : [];
+  spec.hasBody ? [`const mockBody = ${bodyLiteral(spec.body)};`, ''] : [];
 
 export function fetchSnippet(spec: MockSpec): string {
   const { route, status } = spec;

@@ -2,8 +2,9 @@
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import type { Document } from 'yaml';
 import { ToolInputError } from '../../src/shared/tool-error.js';
-import { parseIni, writeIni } from './ini-format.js';
+import { readIni, writeIni } from './ini-format.js';
 import { childPath, describe, isObject, type Json, MAX_DEPTH, parseFailure, toJsonModel } from './model.js';
+import { readBackWarning } from './read-back.js';
 import { parseTable, writeTable } from './table-format.js';
 import type { Format } from './tool.js';
 import { parseXml, writeXml } from './xml-format.js';
@@ -17,6 +18,8 @@ export interface Decoded {
 export interface Encoded {
   output: string;
   warnings: string[];
+  /** The data as the writer laid it out, when it reshaped it (XML wraps in <root>). */
+  written?: Json;
 }
 
 /** Largest converted text returned (the input is at most 512 KiB; YAML aliases can grow it). */
@@ -77,7 +80,12 @@ function writeToml(value: Json): string {
   }
   const nullAt = findNull(value, '');
   if (nullAt !== null) throw new ToolInputError(`TOML has no null; the value at ${nullAt} is null`);
-  return stringifyToml(value);
+  try {
+    return stringifyToml(value);
+  } catch (err) {
+    // smol-toml throws a RangeError for a key with a lone surrogate (TOML text is Unicode).
+    throw new ToolInputError(`the data cannot be written as TOML: ${(err as Error).message}`);
+  }
 }
 
 /** `yamlDocuments`: YAML already parsed from this text by detection. */
@@ -98,7 +106,7 @@ export function decode(format: Format, text: string, yamlDocuments?: Document[])
     case 'xml':
       return { value: parseXml(text), warnings: [] };
     case 'ini':
-      return { value: parseIni(text), warnings: [] };
+      return readIni(text);
   }
 }
 
@@ -123,10 +131,26 @@ function encodeUnchecked(format: Format, value: Json): Encoded {
   }
 }
 
+/** Formats whose output is read back to check it holds the same data (JSON, NDJSON and YAML do). */
+const READ_BACK: ReadonlySet<Format> = new Set(['toml', 'csv', 'tsv', 'xml', 'ini']);
+
 export function encode(format: Format, value: Json): Encoded {
   const encoded = encodeUnchecked(format, value);
   if (encoded.output.length > MAX_OUTPUT_CHARS) {
     throw new ToolInputError(`the converted ${format} text would exceed ${MAX_OUTPUT_CHARS} characters`);
   }
-  return encoded;
+  if (READ_BACK.has(format)) {
+    let back: Json;
+    try {
+      back = decode(format, encoded.output).value;
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new ToolInputError(
+        `the data cannot be written as ${format}: the output does not read back (${reason})`,
+      );
+    }
+    const warning = readBackWarning(format, encoded.written ?? value, back);
+    if (warning) encoded.warnings.push(warning);
+  }
+  return { output: encoded.output, warnings: encoded.warnings };
 }

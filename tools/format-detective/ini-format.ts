@@ -33,10 +33,34 @@ export function parseIni(text: string): Json {
   return toJsonModel(raw, (s) => inferScalar(s, false));
 }
 
+/** A `__proto__` key or section, which the `ini` parser silently drops (its pollution guard). */
+const PROTO_LINE = /^\s*(?:\[\s*__proto__\s*\]|(["']?)__proto__\1\s*(?:\[\])?\s*=)/m;
+
+export function readIni(text: string): { value: Json; warnings: string[] } {
+  const value = parseIni(text);
+  const warnings = PROTO_LINE.test(text)
+    ? ['a key or section named __proto__ was dropped: the INI reader ignores that name']
+    : [];
+  return { value, warnings };
+}
+
+/**
+ * The `ini` writer quotes such keys, but its reader (like most) then splits at the "=" or the
+ * "]", or drops the key: refuse rather than write a file that reads back as other data.
+ */
+function keyProblem(key: string, section: boolean): string | null {
+  if (key === '__proto__') return 'INI readers drop the name __proto__';
+  if (key.includes('=')) return 'a key cannot hold "="';
+  if (section && key.includes(']')) return 'a section name cannot hold "]"';
+  return null;
+}
+
 function checkSection(value: Json, path: string, warnings: string[]): void {
   if (!isObject(value)) return;
   for (const [key, item] of Object.entries(value)) {
     const at = childPath(path, key);
+    const clash = keyProblem(key, isObject(item));
+    if (clash) throw new ToolInputError(`the key "${key}" at ${at} cannot be written in INI: ${clash}`);
     if (Array.isArray(item)) {
       if (item.length === 0)
         warnings.push(`the empty array at ${at} cannot be written in INI and was dropped`);

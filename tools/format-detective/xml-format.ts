@@ -3,7 +3,7 @@
  * children is "#text", repeated elements become arrays. Entities declared in a DOCTYPE are never
  * expanded (no billion laughs, no external entities).
  */
-import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
+import { XMLBuilder, XMLParser, XMLValidator, type XmlBuilderOptions } from 'fast-xml-parser';
 import { ToolInputError } from '../../src/shared/tool-error.js';
 import {
   childPath,
@@ -56,6 +56,9 @@ const parser = new XMLParser({
   processEntities: true,
   entityDecoder,
   maxNestedTags: MAX_DEPTH,
+  // The library renames elements such as <toString> to "__toString" to protect its own
+  // objects; toJsonModel copies everything into fresh objects, so the names are kept as data.
+  onDangerousProperty: (name: string) => name,
 });
 
 export function isXmlCandidate(text: string): boolean {
@@ -78,9 +81,26 @@ export function parseXml(text: string): Json {
 }
 
 const NAME = /^[\p{L}_][\p{L}\p{N}_.:-]*$/u;
+/** Element names the parser refuses outright (its prototype-pollution guard). */
+const REFUSED_ELEMENTS = new Set(['__proto__', 'constructor', 'prototype']);
+/**
+ * Characters XML 1.0 cannot hold, not even as references: C0 controls other than tab, LF and
+ * CR, U+FFFE, U+FFFF and unpaired surrogates. Written raw they make the document ill-formed.
+ */
+const NOT_XML_CHAR =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u;
+
+function checkText(text: string, path: string): void {
+  const bad = NOT_XML_CHAR.exec(text);
+  if (bad) {
+    const code = bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    throw new ToolInputError(`the text at ${where(path)} holds U+${code}, which XML 1.0 cannot represent`);
+  }
+}
 
 /** Refuses what XML cannot express; notes what it silently drops. */
 function check(value: Json, path: string, warnings: string[]): void {
+  if (typeof value === 'string') checkText(value, path);
   if (Array.isArray(value)) {
     if (value.length === 0) warnings.push(`the empty array at ${where(path)} produces no element`);
     value.forEach((item, i) => {
@@ -103,11 +123,19 @@ function check(value: Json, path: string, warnings: string[]): void {
     if (key !== TEXT && !NAME.test(isAttr ? key.slice(1) : key)) {
       throw new ToolInputError(`the key "${key}" at ${at} is not a valid XML name`);
     }
+    if (REFUSED_ELEMENTS.has(key)) {
+      throw new ToolInputError(
+        `the key "${key}" at ${at} cannot be an XML element here: the XML reader refuses the names __proto__, constructor and prototype`,
+      );
+    }
     check(item, at, warnings);
   }
 }
 
-const builder = new XMLBuilder({
+// `entities` is a runtime option of the builder its typings omit: the library's escapes plus CR,
+// since XML readers turn a raw CR (LF) into LF. (Raw tabs and newlines in attributes still read
+// back as spaces in other readers; this tool's own reader keeps them.)
+const builderOptions: XmlBuilderOptions & { entities: { regex: RegExp; val: string }[] } = {
   ignoreAttributes: false,
   attributeNamePrefix: ATTR,
   textNodeName: TEXT,
@@ -115,9 +143,19 @@ const builder = new XMLBuilder({
   indentBy: '  ',
   suppressEmptyNode: true,
   suppressBooleanAttributes: false,
-});
+  entities: [
+    { regex: /&/g, val: '&amp;' },
+    { regex: />/g, val: '&gt;' },
+    { regex: /</g, val: '&lt;' },
+    { regex: /'/g, val: '&apos;' },
+    { regex: /"/g, val: '&quot;' },
+    { regex: /\r/g, val: '&#13;' },
+  ],
+};
+const builder = new XMLBuilder(builderOptions);
 
-export function writeXml(value: Json): { output: string; warnings: string[] } {
+/** `written`: the data as laid out in the document (wrapped in <root> when it had to be). */
+export function writeXml(value: Json): { output: string; warnings: string[]; written: Json } {
   const warnings: string[] = [];
   const keys = isObject(value) ? Object.keys(value) : [];
   const single = keys.length === 1 && keys[0] !== TEXT && !keys[0]!.startsWith(ATTR);
@@ -127,5 +165,9 @@ export function writeXml(value: Json): { output: string; warnings: string[] } {
     warnings.push('XML needs a single root element: the data was wrapped in <root>');
   }
   check(root, '', warnings);
-  return { output: `<?xml version="1.0" encoding="UTF-8"?>\n${builder.build(root)}`, warnings };
+  return {
+    output: `<?xml version="1.0" encoding="UTF-8"?>\n${builder.build(root)}`,
+    warnings,
+    written: root,
+  };
 }

@@ -1,20 +1,14 @@
 /** YAML reading and writing with the `yaml` package, locked to the core (JSON-compatible) schema. */
-import {
-  type Document,
-  type DocumentOptions,
-  type ParseOptions,
-  parseAllDocuments,
-  type SchemaOptions,
-  stringify,
-} from 'yaml';
+import { type Document, stringify } from 'yaml';
 import { ToolInputError } from '../../src/shared/tool-error.js';
+import { parseYamlFailFast, type YamlOptions } from '../_shared/yaml-fail-fast.js';
 import { findDuplicateKey, yamlDepthExceeds } from '../_shared/yaml-guards.js';
 import { type Json, MAX_DEPTH, parseFailure, toJsonModel } from './model.js';
 
 /** Alias expansions allowed per document: real files use a few; alias bombs need thousands. */
 export const MAX_ALIAS_COUNT = 50;
 
-const PARSE_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
+const PARSE_OPTIONS: YamlOptions = {
   schema: 'core',
   // No !!binary, !!set, !!timestamp...: only JSON-shaped values; other tags stay plain strings.
   resolveKnownTags: false,
@@ -31,13 +25,11 @@ export function readYamlDocuments(text: string): Document[] {
     throw new ToolInputError(`input is not accepted as YAML: it is nested deeper than ${MAX_DEPTH} levels`);
   }
   try {
-    docs = parseAllDocuments(text, PARSE_OPTIONS) as Document[];
+    docs = parseYamlFailFast(text, PARSE_OPTIONS);
   } catch (err) {
     throw parseFailure('YAML', err);
   }
   for (const doc of docs) {
-    const error = doc.errors[0];
-    if (error) throw parseFailure('YAML', error);
     const duplicate = findDuplicateKey(doc);
     if (duplicate !== null)
       throw new ToolInputError(

@@ -2,6 +2,7 @@ import type { ToolInput } from '../../src/shared/tool-def.js';
 import { parseJsonField, ToolInputError, unsupported } from '../../src/shared/tool-error.js';
 import { emit, type Schema } from './emit.js';
 import { type Budget, emptySummary, fold } from './infer.js';
+import { openAiLimitWarnings } from './openai-limits.js';
 
 export const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
 export const MODES = ['draft-07', 'strict', 'merge'];
@@ -61,6 +62,7 @@ export default function run(input: ToolInput, mode: string): SchemaResult {
       'OpenAI Structured Outputs requires the root schema to be an object; wrap the sample in one.',
     );
   }
+  if (options.strict) warnings.push(...openAiLimitWarnings(schema));
   if (options.nullable.length > 0) {
     const shown = options.nullable.slice(0, MAX_LISTED_PATHS).join(', ');
     const more =

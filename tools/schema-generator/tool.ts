@@ -65,7 +65,7 @@ export default defineTool({
     {
       question: 'What does strict mode change?',
       answer:
-        'It targets OpenAI Structured Outputs: every object lists all properties in required and sets additionalProperties to false; an optional property becomes nullable (type ["string","null"]); uri formats are dropped. The root should be an object: a warning says so otherwise.',
+        'It targets OpenAI Structured Outputs: every object lists all properties in required and sets additionalProperties to false; an optional property becomes nullable (type ["string","null"]); uri formats are dropped. The root should be an object: a warning says so otherwise, as it does past the API size limits (5000 properties in total, 10 levels of object nesting, 120,000 characters of property names).',
     },
   ],
   howTo: [

@@ -29,6 +29,21 @@ export function diffPatch(left: unknown, right: unknown): PatchOperation[] {
   return [{ op: 'replace', path: '', value: jsonpatch.deepClone(right) }];
 }
 
+/**
+ * The value at a JSON Pointer, walking own properties only. fast-json-patch's
+ * `getValueByPointer` refuses any path through `constructor/prototype` (its prototype
+ * pollution guard), yet such keys are plain data in a parsed document.
+ */
+export function valueAt(document: unknown, pointer: string): unknown {
+  if (pointer === '') return document;
+  let node = document;
+  for (const token of pointer.slice(1).split('/')) {
+    const key = token.replaceAll('~1', '/').replaceAll('~0', '~');
+    node = Object.hasOwn(node as object, key) ? (node as Record<string, unknown>)[key] : undefined;
+  }
+  return node;
+}
+
 /** The change report for one operation; `left` is the original document. */
 export function describeOperation(left: unknown, operation: PatchOperation): Change {
   switch (operation.op) {
@@ -38,13 +53,13 @@ export function describeOperation(left: unknown, operation: PatchOperation): Cha
       return {
         op: 'remove',
         path: operation.path,
-        oldValue: jsonpatch.getValueByPointer(left, operation.path),
+        oldValue: valueAt(left, operation.path),
       };
     case 'replace':
       return {
         op: 'replace',
         path: operation.path,
-        oldValue: jsonpatch.getValueByPointer(left, operation.path),
+        oldValue: valueAt(left, operation.path),
         newValue: operation.value,
       };
   }

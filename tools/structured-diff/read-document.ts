@@ -1,7 +1,10 @@
 /** Turns `left`/`right` (JSON text, YAML text or a JSON value) into a checked JSON value. */
-import { type DocumentOptions, type ParseOptions, parseAllDocuments, type SchemaOptions } from 'yaml';
+import type { Document } from 'yaml';
 import { ToolInputError } from '../../src/shared/tool-error.js';
+// Stops at the first YAML error (non-YAML text used to take seconds); see the file.
+import { parseYamlFailFast, type YamlOptions } from '../_shared/yaml-fail-fast.js';
 import { findDuplicateKey, yamlDepthExceeds } from '../_shared/yaml-guards.js';
+import { inexactJsonNumbers, inexactYamlNumbers } from './precision.js';
 
 export const MAX_BYTES = 524288;
 export const MAX_DEPTH = 100;
@@ -11,7 +14,7 @@ export const MAX_ALIAS_COUNT = 50;
 
 export type Source = 'json' | 'yaml' | 'value';
 
-const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
+const YAML_OPTIONS: YamlOptions = {
   schema: 'core',
   resolveKnownTags: false, // no !!binary, !!set, !!timestamp: JSON-shaped values only
   merge: false,
@@ -32,7 +35,10 @@ function checkJson(value: unknown, field: string): void {
     if (v === null || typeof v === 'string' || typeof v === 'boolean') return;
     if (typeof v === 'number') {
       if (Number.isFinite(v)) return;
-      throw new ToolInputError(`${field} has ${String(v)} at ${pointer(path)}, which JSON cannot hold`);
+      // 1e400 is valid JSON text but parses to Infinity, which cannot be compared or patched.
+      throw new ToolInputError(
+        `${field} has ${String(v)} at ${pointer(path)}: numbers must fit a 64-bit float (at most ~1.8e308)`,
+      );
     }
     if (typeof v !== 'object') throw new ToolInputError(`${field} has a ${typeof v} at ${pointer(path)}`);
     if (depth >= MAX_DEPTH) throw new ToolInputError(`${field} is nested deeper than ${MAX_DEPTH} levels`);
@@ -51,25 +57,34 @@ function checkJson(value: unknown, field: string): void {
   walk(value, '', 0);
 }
 
-function parseYaml(text: string, field: string): unknown {
+/** A parsed document; `inexact`: numbers as written that a double does not hold exactly. */
+export interface ReadDocument {
+  value: unknown;
+  source: Source;
+  inexact: string[];
+}
+
+function parseYaml(text: string, field: string): { value: unknown; inexact: string[] } {
   if (yamlDepthExceeds(text, MAX_DEPTH + 1)) {
     throw new ToolInputError(`${field} is nested deeper than ${MAX_DEPTH} levels`);
   }
-  const docs = parseAllDocuments(text, YAML_OPTIONS);
+  let docs: Document[];
+  try {
+    docs = parseYamlFailFast(text, YAML_OPTIONS);
+  } catch (err) {
+    if (err instanceof RangeError) throw err;
+    const reason = (err as Error).message.split('\n', 1)[0]!.replace(/:\s*$/, '');
+    throw new ToolInputError(`${field} is neither valid JSON nor valid YAML: ${reason}`);
+  }
   if (docs.length !== 1) {
     throw new ToolInputError(`${field} holds ${docs.length} YAML documents; give exactly one`);
   }
   const doc = docs[0]!;
-  const error = doc.errors[0];
-  if (error) {
-    const reason = error.message.split('\n', 1)[0]!.replace(/:\s*$/, '');
-    throw new ToolInputError(`${field} is neither valid JSON nor valid YAML: ${reason}`);
-  }
   const duplicate = findDuplicateKey(doc);
   if (duplicate !== null)
     throw new ToolInputError(`${field} is not valid YAML: the key "${duplicate}" appears twice`);
   try {
-    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    return { value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }), inexact: inexactYamlNumbers(doc) };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof ReferenceError && /alias/i.test(message)) {
@@ -79,11 +94,11 @@ function parseYaml(text: string, field: string): unknown {
   }
 }
 
-export function readDocument(value: unknown, field: 'left' | 'right'): { value: unknown; source: Source } {
+export function readDocument(value: unknown, field: 'left' | 'right'): ReadDocument {
   if (value === undefined) throw new ToolInputError(`${field} is required`);
   if (typeof value !== 'string') {
     checkJson(value, field);
-    return { value, source: 'value' };
+    return { value, source: 'value', inexact: [] };
   }
   if (Buffer.byteLength(value, 'utf8') > MAX_BYTES) {
     throw new ToolInputError(`${field} is larger than ${MAX_BYTES} bytes`);
@@ -92,12 +107,12 @@ export function readDocument(value: unknown, field: 'left' | 'right'): { value: 
   if (text.trim() === '') {
     throw new ToolInputError(`${field} is empty; send the JSON text null to compare with null`);
   }
-  let parsed: { value: unknown; source: Source };
+  let parsed: ReadDocument;
   try {
-    parsed = { value: JSON.parse(text), source: 'json' };
+    parsed = { value: JSON.parse(text), source: 'json', inexact: [] };
   } catch {
     try {
-      parsed = { value: parseYaml(text, field), source: 'yaml' };
+      parsed = { ...parseYaml(text, field), source: 'yaml' };
     } catch (err) {
       // A stack overflow in the parser is reported as what it is: too much nesting.
       if (err instanceof RangeError) throw new ToolInputError(`${field} is nested too deeply`);
@@ -105,5 +120,6 @@ export function readDocument(value: unknown, field: 'left' | 'right'): { value: 
     }
   }
   checkJson(parsed.value, field);
+  if (parsed.source === 'json') parsed.inexact = inexactJsonNumbers(text);
   return parsed;
 }

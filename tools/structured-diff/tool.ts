@@ -65,6 +65,11 @@ export default defineTool({
         'A string is parsed as JSON first, then as YAML (core schema, one document, at most 50 alias expansions, no custom tags). To compare a plain string, send it as JSON text, e.g. "\\"hello\\"". Documents may nest 100 levels deep.',
     },
     {
+      question: 'How are numbers compared?',
+      answer:
+        'As 64-bit floats, after parsing: 1.0 equals 1, and two integers past 2^53 (or decimals past ~17 digits) that round to the same double compare equal. When a side given as text holds such a number, `warnings` names it. Numbers past the float range (1e400, .inf) are refused.',
+    },
+    {
       question: 'Are all changes listed?',
       answer:
         'The first 1000 changes are listed (then `truncated` is true); `stats` always counts all of them. The patch is always complete: when it would exceed 100000 operations, patch mode is refused rather than returning part of it.',

@@ -7,6 +7,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { isPlainObject } from './json-input.js';
+import { findSchemaHazards } from './schema-hazards.js';
 import { findBadPatterns, findRefPath } from './schema-walk.js';
 
 export interface Issue {
@@ -111,6 +112,8 @@ export function compileSchemaDocument(doc: unknown): CompileResult {
     const issues = [...metaIssues.issues, ...bad].slice(0, MAX_ERRORS);
     return { issues, count: metaIssues.count + bad.length };
   }
+  const hazards = findSchemaHazards(doc);
+  if (hazards.length > 0) return { issues: hazards, count: hazards.length };
   try {
     return { issues: [], count: 0, validate: newAjv().compile(doc) };
   } catch (err) {

@@ -36,7 +36,10 @@ function compile(field: unknown): CachedValidator {
       `schema is a ${target.kind} without its parameters schema (${target.schemaPath})`,
     );
   }
-  const result = compileSchemaDocument(target.schema ?? NO_PARAMETERS);
+  // Only a tool may leave its parameters out (SDKs write that as null too); a plain schema
+  // of `null` is an error, not "no parameters".
+  const none = target.schema === undefined || (target.schema === null && target.kind !== 'json-schema');
+  const result = compileSchemaDocument(none ? NO_PARAMETERS : target.schema);
   if (!result.validate) {
     const first = result.issues[0];
     const where = target.schemaPath + (first?.path ?? '');
