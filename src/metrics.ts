@@ -1,12 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
-export interface PoolStats {
-  threads: number;
-  queueSize: number;
-  utilization: number;
-  capacity: number;
-  inUse: number;
-}
+import type { PoolStats } from './pool/pool.js';
 
 /**
  * prom-client hashes the label values on every `labels()` call; on the hot path the
@@ -116,7 +110,8 @@ export class HubMetrics {
           this.set(read());
         },
       });
-    gauge('toolhub_pool_threads', 'Worker threads in the pool', () => opts.pool().threads);
+    gauge('toolhub_pool_threads', 'Runs that may execute at once (POOL_THREADS)', () => opts.pool().threads);
+    gauge('toolhub_pool_workers', 'Worker threads alive, the warm spare included', () => opts.pool().workers);
     gauge('toolhub_pool_queue_depth', 'Runs waiting for a worker', () => opts.pool().queueSize);
     gauge(
       'toolhub_pool_utilization',

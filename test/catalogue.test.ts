@@ -222,6 +222,11 @@ describe('OpenAPI document', () => {
     expect(validate({ toolId: 'qr-code', input: { z: 'x' } })).toBe(false);
   });
 
+  it('matches the health answers', async () => {
+    conforms('Health', (await app.inject({ url: '/healthz' })).json());
+    conforms('Readiness', (await app.inject({ url: '/readyz' })).json());
+  });
+
   it('matches real answers: success, error and rate-limited', async () => {
     const ok = await app.inject({ url: '/api/tools/run?toolId=token-counter&a=hi' });
     conforms('ToolRunSuccess', ok.json());

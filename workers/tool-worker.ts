@@ -10,51 +10,36 @@ import { installNetworkGuard, NetworkDisabledError } from './network-guard.js';
 /**
  * The Piscina entry. It imports only the tools' run modules and shared types, never
  * the API process's code. A task is a batch of runs (src/shared/envelope.ts), run in
- * order. A tool is imported on its first run in this worker, before that run is claimed,
- * so loading never eats into a deadline (the queue-wait bound covers it); boot-time
- * warm-up loads every tool in the first workers, and a worker that replaces a terminated
- * one loads only what it is asked to run.
+ * order. Every tool is imported before this module finishes loading, and Piscina marks
+ * a worker ready only then: a worker that replaces a terminated one takes no run until
+ * it can start it at once, and loading never eats into a run's deadline.
  */
 const data = workerData as PoolWorkerData;
 const state = new Int32Array(data.slots.state);
 const startedAt = new BigInt64Array(data.slots.startedAt);
 installNetworkGuard();
 
-const loading = new Map<string, Promise<ToolRun>>();
-/** Loaded tools, read without an await on the hot path. */
-const loaded = new Map<string, ToolRun>();
-function load(toolId: string): Promise<ToolRun> {
-  let run = loading.get(toolId);
-  if (!run) {
-    const path = data.tools[toolId];
-    if (!path) return Promise.reject(new Error(`tool ${toolId} is not registered in this worker`));
-    run = import(pathToFileURL(path).href).then((mod: { default: ToolRun }) => {
+/** Each tool's run function, or why it could not be loaded (reported per run, not fatal). */
+const loaded = new Map<string, ToolRun | { error: unknown }>();
+await Promise.all(
+  Object.entries(data.tools).map(async ([toolId, path]) => {
+    try {
+      const mod = (await import(pathToFileURL(path).href)) as { default: ToolRun };
       loaded.set(toolId, mod.default);
-      return mod.default;
-    });
-    loading.set(toolId, run);
-  }
-  return run;
-}
+    } catch (error) {
+      loaded.set(toolId, { error });
+    }
+  }),
+);
 
 export default async function runBatch(task: RunBatch): Promise<BatchAnswer> {
   if (task.warmup) {
-    await Promise.all(Object.keys(data.tools).map(load));
     // Held briefly so that concurrent warm-ups land on different workers.
     await new Promise((resolve) => setTimeout(resolve, 20));
     return [];
   }
   const answers: BatchAnswer = [];
   for (const item of task.items) {
-    let run = loaded.get(item.toolId);
-    let loadError: unknown;
-    if (!run) {
-      try {
-        run = await load(item.toolId);
-      } catch (err) {
-        loadError = err;
-      }
-    }
     // Claim the run: fails when the API thread took it back while a batch-mate was slow.
     const assigned = tag(task.batch, ASSIGNED);
     if (Atomics.compareExchange(state, item.slot, assigned, tag(task.batch, RUNNING)) !== assigned) {
@@ -62,7 +47,10 @@ export default async function runBatch(task: RunBatch): Promise<BatchAnswer> {
       continue;
     }
     Atomics.store(startedAt, item.slot, BigInt(Date.now()));
-    answers.push(run ? await runOne(run, item, task.resultMaxBytes) : failure(loadError, 0));
+    const run = loaded.get(item.toolId) ?? { error: new Error(`tool ${item.toolId} is not in this worker`) };
+    answers.push(
+      typeof run === 'function' ? await runOne(run, item, task.resultMaxBytes) : failure(run.error, 0),
+    );
     Atomics.compareExchange(state, item.slot, tag(task.batch, RUNNING), tag(task.batch, DONE));
   }
   return answers;

@@ -45,6 +45,7 @@ export function buildOpenApi(ctx: CatalogueContext, version: string) {
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (name: string) => ({ 'application/json': { schema: ref(name) } });
 const hdr = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 const HEADERS = {
@@ -283,18 +284,21 @@ function cataloguePaths(): Record<string, unknown> {
         responses: { 200: { description: 'Markdown', content: { 'text/markdown': { schema: text } } } },
       },
     },
-    '/healthz': doc(
-      'healthz',
-      'Alive',
-      { type: 'object', properties: { ok: { type: 'boolean' }, status: text } },
-      'operations',
-    ),
-    '/readyz': doc(
-      'readyz',
-      'Ready: pool up; limiter store redis, memory or degraded',
-      { type: 'object' },
-      'operations',
-    ),
+    '/healthz': doc('healthz', 'Alive', ref('Health'), 'operations'),
+    '/readyz': {
+      get: {
+        tags: ['operations'],
+        operationId: 'readyz',
+        summary: 'Ready: pool up and not shedding load; limiter store redis, memory or degraded',
+        responses: {
+          200: {
+            description: 'Ready (or degraded: serving on the insurance limiter)',
+            content: json('Readiness'),
+          },
+          503: { description: 'Not ready, or shedding load', content: json('Readiness') },
+        },
+      },
+    },
     '/metrics': doc('metrics', 'Prometheus metrics', text, 'operations', 'text/plain'),
   };
 }

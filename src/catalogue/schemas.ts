@@ -255,4 +255,32 @@ export const RESPONSE_SCHEMAS = {
       semantic_fields: { type: 'object', additionalProperties: str },
     },
   },
+  Health: {
+    type: 'object',
+    required: ['ok', 'status'],
+    properties: { ok: { const: true }, status: { const: 'alive' } },
+  },
+  Readiness: {
+    type: 'object',
+    required: ['ok', 'status', 'pool', 'limiterStore'],
+    properties: {
+      ok: { type: 'boolean', description: 'false (with status 503) while not ready or shedding load' },
+      status: { enum: ['ready', 'degraded', 'under-pressure', 'not-ready'] },
+      pool: {
+        type: 'object',
+        required: ['threads', 'workers', 'queueSize', 'inUse', 'capacity'],
+        properties: {
+          threads: { type: 'integer', description: 'Runs that may execute at once (POOL_THREADS)' },
+          workers: { type: 'integer', description: 'Worker threads alive, the warm spare included' },
+          queueSize: { type: 'integer', description: 'Runs waiting for a worker' },
+          inUse: { type: 'integer', description: 'Runs queued or running' },
+          capacity: { type: 'integer', description: 'POOL_THREADS + POOL_MAX_QUEUE' },
+        },
+      },
+      limiterStore: {
+        enum: ['redis', 'memory', 'degraded'],
+        description: 'degraded: Redis is away and each instance counts alone on its insurance limiter',
+      },
+    },
+  },
 } as const;

@@ -8,6 +8,15 @@ import { Batcher, type PendingRun } from './batcher.js';
 import { type InFlightBatch, SlotBoard, sweepBatch } from './deadlines.js';
 import { busyOutcome, failedRunOutcome, outcomeOf, type RunOutcome } from './outcome.js';
 
+export interface PoolStats {
+  threads: number;
+  workers: number;
+  queueSize: number;
+  utilization: number;
+  capacity: number;
+  inUse: number;
+}
+
 export interface PoolOptions {
   threads: number;
   maxQueue: number;
@@ -27,12 +36,17 @@ setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks'
 const SWEEP_MS = 10;
 /** A run holding its worker longer than this lets the runs queued behind it go elsewhere. */
 const TAKE_BACK_AFTER_MS = 20;
+/** Warm workers beyond `threads`, ready to take over from a terminated one. */
+const SPARE_WORKERS = 1;
 
 /**
  * The Piscina pool of worker threads; runs never execute on the API thread. Capacity is
  * `threads + maxQueue` runs: past it a run is refused at once (CONCURRENCY_LIMIT, 503)
  * instead of growing a queue nobody will wait for. At most `threads` batches are on the
  * workers at once, so Piscina's own queue stays empty and waiting runs are ordered here.
+ * The pool keeps one worker more than that, warm: when a worker is terminated (a
+ * deadline) the next batch goes to the spare at once while the replacement starts and
+ * imports its tools, instead of waiting for it.
  */
 export class ToolPool {
   readonly piscina: Piscina<RunBatch, BatchAnswer>;
@@ -59,12 +73,12 @@ export class ToolPool {
     this.board = new SlotBoard(slots);
     this.freeSlots = Array.from({ length: capacity }, (_, i) => capacity - 1 - i);
     this.batcher = new Batcher(opts.threads);
-    this.initialWorkers = opts.threads;
+    this.initialWorkers = opts.threads + SPARE_WORKERS;
     const workerData: PoolWorkerData = { tools: opts.tools, slots };
     this.piscina = new Piscina<RunBatch, BatchAnswer>({
       filename: workerFile,
-      minThreads: opts.threads,
-      maxThreads: opts.threads,
+      minThreads: opts.threads + SPARE_WORKERS,
+      maxThreads: opts.threads + SPARE_WORKERS,
       idleTimeout: Number.MAX_SAFE_INTEGER,
       maxQueue: capacity,
       concurrentTasksPerWorker: 1,
@@ -89,7 +103,8 @@ export class ToolPool {
   /** Resolves when every worker has loaded its tools (readiness means the pool can serve). */
   async warmUp(): Promise<void> {
     const task: RunBatch = { batch: 0, items: [], resultMaxBytes: 0, warmup: true };
-    await Promise.all(Array.from({ length: this.opts.threads }, () => this.piscina.run(task)));
+    const workers = this.opts.threads + SPARE_WORKERS;
+    await Promise.all(Array.from({ length: workers }, () => this.piscina.run(task)));
   }
 
   run(toolId: string, mode: string, input: ToolInput, timeoutMs: number, bytes = 0): Promise<RunOutcome> {
@@ -234,10 +249,12 @@ export class ToolPool {
     }
   }
 
-  stats(): { threads: number; queueSize: number; utilization: number; capacity: number; inUse: number } {
+  /** `threads`: batches on workers at once (POOL_THREADS); `workers`: threads alive, the spare included. */
+  stats(): PoolStats {
     const capacity = this.opts.threads + this.opts.maxQueue;
     return {
-      threads: this.piscina.threads.length,
+      threads: this.opts.threads,
+      workers: this.piscina.threads.length,
       queueSize: this.batcher.queued + this.piscina.queueSize,
       utilization: this.piscina.utilization,
       capacity,

@@ -11,7 +11,7 @@ export default async function healthRoutes(app: FastifyInstance): Promise<void> 
     const redis = app.limits.redis;
     const limiterStore = redis === null ? 'memory' : redis.degraded ? 'degraded' : 'redis';
     const pressured = app.isUnderPressure();
-    const ready = pool.threads > 0 && !pressured;
+    const ready = pool.workers > 0 && !pressured;
     // Degraded still serves (the insurance limiter counts): ready, but said so.
     reply.code(ready ? 200 : 503);
     return {
@@ -23,7 +23,13 @@ export default async function healthRoutes(app: FastifyInstance): Promise<void> 
           : limiterStore === 'degraded'
             ? 'degraded'
             : 'ready',
-      pool: { threads: pool.threads, queueSize: pool.queueSize, inUse: pool.inUse, capacity: pool.capacity },
+      pool: {
+        threads: pool.threads,
+        workers: pool.workers,
+        queueSize: pool.queueSize,
+        inUse: pool.inUse,
+        capacity: pool.capacity,
+      },
       limiterStore,
     };
   });
