@@ -110,8 +110,17 @@ export class HubMetrics {
           this.set(read());
         },
       });
-    gauge('toolhub_pool_threads', 'Runs that may execute at once (POOL_THREADS)', () => opts.pool().threads);
-    gauge('toolhub_pool_workers', 'Worker threads alive, the warm spare included', () => opts.pool().workers);
+    gauge('toolhub_pool_threads', 'Batches of fast tools at once (POOL_THREADS)', () => opts.pool().threads);
+    gauge(
+      'toolhub_pool_slow_threads',
+      'Runs of slow tools at once, on the low-priority slow lane',
+      () => opts.pool().slowThreads,
+    );
+    gauge(
+      'toolhub_pool_workers',
+      'Worker threads alive: both lanes and the warm spare',
+      () => opts.pool().workers,
+    );
     gauge('toolhub_pool_queue_depth', 'Runs waiting for a worker', () => opts.pool().queueSize);
     gauge(
       'toolhub_pool_utilization',

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp, errorBody, policyFile, type TestApp } from './helpers.js';
 
@@ -69,12 +70,13 @@ describe('the pool', () => {
   });
 
   it('answers CONCURRENCY_LIMIT 503 when the queue is full', async () => {
-    app = await buildTestApp({ POOL_THREADS: '1', POOL_MAX_QUEUE: '0' });
+    const file = await policyFile({ tools: { 'fx-sleep': { timeoutMs: 5000 } } });
+    app = await buildTestApp({ POOL_THREADS: '1', POOL_MAX_QUEUE: '0', POLICY_FILE: file });
     await get(app, 'fx-echo', 'warm');
     const slow = app.inject({
       method: 'POST',
       url: '/api/tools/run/',
-      payload: { toolId: 'fx-sleep', a: '250' },
+      payload: { toolId: 'fx-sleep', a: '1500' },
     });
     // The slow run holds the only slot (a fixed sleep here would race a loaded machine).
     await expect.poll(() => app!.pool.stats().inUse).toBe(1);
@@ -86,12 +88,14 @@ describe('the pool', () => {
   });
 
   it('answers CONCURRENCY_LIMIT 503 when a run waits past QUEUE_WAIT_MS, without starting it', async () => {
-    app = await buildTestApp({ POOL_THREADS: '1', QUEUE_WAIT_MS: '100' });
+    // A long sleep, so the queued run surely waits past the bound even on a loaded machine.
+    const file = await policyFile({ tools: { 'fx-sleep': { timeoutMs: 5000 } } });
+    app = await buildTestApp({ POOL_THREADS: '1', QUEUE_WAIT_MS: '100', POLICY_FILE: file });
     await get(app, 'fx-echo', 'warm');
     const slow = app.inject({
       method: 'POST',
       url: '/api/tools/run/',
-      payload: { toolId: 'fx-sleep', a: '280' },
+      payload: { toolId: 'fx-sleep', a: '1500' },
     });
     await expect.poll(() => app!.pool.stats().inUse).toBe(1);
     const res = await get(app, 'fx-echo', 'x');
@@ -119,6 +123,23 @@ describe('the pool', () => {
     const sum = Number(/toolhub_pool_batch_runs_sum (\d+)/.exec(text)?.[1]);
     const count = Number(/toolhub_pool_batch_runs_count (\d+)/.exec(text)?.[1]);
     expect(sum).toBeGreaterThan(count); // some batch carried more than one run
+  });
+
+  it('runs slow tools on their own low-priority lane, so fast tools keep every fast worker', async () => {
+    app = await buildTestApp({ POOL_THREADS: '1' });
+    // The slow lane's worker lowered its own priority at start (Linux: a thread's nice is in /proc).
+    const nices = readdirSync('/proc/self/task').map((tid) =>
+      Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]),
+    );
+    expect(nices).toContain(10);
+    for (let i = 0; i < 30; i++) await get(app, 'fx-echo', `warm ${i}`); // fx-echo proves fast
+    const spinning = get(app, 'fx-spin', '1'); // no history: slow, so it takes the slow lane
+    await expect.poll(() => app!.pool.stats().inUse).toBe(1);
+    const echo = await get(app, 'fx-echo', 'beside it');
+    expect(echo.statusCode).toBe(200);
+    // Served by the fast lane while the spin holds the slow one (its deadline is 300 ms).
+    expect((await spinning).statusCode).toBe(504);
+    expect(echo.json().runtime.queuedMs).toBeLessThan(300);
   });
 
   it('starts the deadline when the run starts, not when it is queued', async () => {

@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { workerData } from 'node:worker_threads';
@@ -18,6 +20,7 @@ const data = workerData as PoolWorkerData;
 const state = new Int32Array(data.slots.state);
 const startedAt = new BigInt64Array(data.slots.startedAt);
 installNetworkGuard();
+if (data.nice !== 0) lowerOwnPriority(data.nice);
 
 /** Each tool's run function, or why it could not be loaded (reported per run, not fatal). */
 const loaded = new Map<string, ToolRun | { error: unknown }>();
@@ -74,6 +77,21 @@ async function runOne(run: ToolRun, item: RunItem, resultMaxBytes: number): Prom
     return { ok: true, json, durationMs: elapsed() };
   } catch (err) {
     return failure(err, elapsed());
+  }
+}
+
+/**
+ * Gives this thread (not the process) a nice value, before the tools load, so the start
+ * of a slow-lane worker is low priority too. Linux: setpriority() on a thread id applies
+ * to that thread alone, and /proc/thread-self names it. Elsewhere, or when refused, the
+ * lane still isolates slow runs; only the priority is missing.
+ */
+function lowerOwnPriority(nice: number): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, nice);
+  } catch {
+    // not Linux, or not allowed: run at normal priority
   }
 }
 

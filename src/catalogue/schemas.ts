@@ -268,10 +268,11 @@ export const RESPONSE_SCHEMAS = {
       status: { enum: ['ready', 'degraded', 'under-pressure', 'not-ready'] },
       pool: {
         type: 'object',
-        required: ['threads', 'workers', 'queueSize', 'inUse', 'capacity'],
+        required: ['threads', 'slowThreads', 'workers', 'queueSize', 'inUse', 'capacity'],
         properties: {
-          threads: { type: 'integer', description: 'Runs that may execute at once (POOL_THREADS)' },
-          workers: { type: 'integer', description: 'Worker threads alive, the warm spare included' },
+          threads: { type: 'integer', description: 'Batches of fast tools at once (POOL_THREADS)' },
+          slowThreads: { type: 'integer', description: 'Runs of slow tools at once, at low CPU priority' },
+          workers: { type: 'integer', description: 'Worker threads alive: both lanes and the warm spare' },
           queueSize: { type: 'integer', description: 'Runs waiting for a worker' },
           inUse: { type: 'integer', description: 'Runs queued or running' },
           capacity: { type: 'integer', description: 'POOL_THREADS + POOL_MAX_QUEUE' },

@@ -11,6 +11,7 @@ declare module 'fastify' {
 export default fp<PoolOptions>(
   async (app, opts) => {
     const pool = new ToolPool(opts);
+    pool.onError = (err) => app.log.error({ err }, 'worker thread error');
     app.decorate('pool', pool);
     await pool.warmUp();
     app.addHook('onClose', async () => pool.close());

@@ -17,16 +17,18 @@ const pending = (toolId: string, bytes = 10): PendingRun => ({
 });
 
 /** A batcher that has seen `fast` run quickly and `slow` run slowly. */
-function trained(threads = 2): Batcher {
-  const b = new Batcher(threads);
+function trained(): Batcher {
+  const b = new Batcher();
   // 60 runs bring the weighted mean from the 100 ms a new tool starts at down to ~0.1 ms.
   for (let i = 0; i < 60; i++) {
-    b.enqueue(pending('fast'));
-    b.take();
-    b.done('fast', 0.1);
-    b.enqueue(pending('slow'));
-    b.take();
-    b.done('slow', 900);
+    for (const [tool, ms] of [
+      ['fast', 0.1],
+      ['slow', 900],
+    ] as const) {
+      b.enqueue(pending(tool));
+      expect(b.take('fast', 1) ?? b.take('slow', 1)).toHaveLength(1);
+      b.done(tool, ms);
+    }
   }
   return b;
 }
@@ -36,45 +38,53 @@ describe('Batcher', () => {
     const b = trained();
     const runs = [pending('fast'), pending('fast'), pending('fast')];
     for (const r of runs) b.enqueue(r);
-    expect(b.take()).toEqual(runs);
-    expect(b.take()).toBeNull();
+    expect(b.take('slow', 1)).toBeNull();
+    expect(b.take('fast', 1)).toEqual(runs);
+    expect(b.take('fast', 1)).toBeNull();
   });
 
-  it('sends a slow run alone and leaves it out of fast batches', () => {
+  it('sends a slow run alone, to the slow lane, and leaves it out of fast batches', () => {
     const b = trained();
-    const [f1, s1, f2] = [pending('fast'), pending('slow'), pending('fast')];
-    for (const r of [f1, s1, f2]) b.enqueue(r);
-    expect(b.take()).toEqual([f1, f2]);
-    expect(b.take()).toEqual([s1]);
+    const [f1, s1, s2, f2] = [pending('fast'), pending('slow'), pending('slow'), pending('fast')];
+    for (const r of [f1, s1, s2, f2]) b.enqueue(r);
+    expect(b.take('fast', 1)).toEqual([f1, f2]);
+    expect(b.take('slow', 1)).toEqual([s1]);
+    expect(b.take('slow', 1)).toEqual([s2]);
   });
 
   it('treats a tool with no history as slow until it proves fast', () => {
-    const b = new Batcher(4);
+    const b = new Batcher();
     b.enqueue(pending('new'));
     b.enqueue(pending('new'));
-    expect(b.take()).toHaveLength(1);
+    expect(b.take('fast', 1)).toBeNull();
+    expect(b.take('slow', 1)).toHaveLength(1);
   });
 
-  it('lets a slow tool hold at most threads - 1 workers', () => {
-    const b = trained(2);
-    const [s1, s2, f1] = [pending('slow'), pending('slow'), pending('fast')];
-    for (const r of [s1, s2, f1]) b.enqueue(r);
-    expect(b.take()).toEqual([s1]);
-    // s2 may not take the last worker; the fast run behind it may.
-    expect(b.take()).toEqual([f1]);
-    expect(b.take()).toBeNull();
+  it('lets one slow tool hold all but one worker of a larger slow lane', () => {
+    const b = trained();
+    for (let i = 0; i < 3; i++) {
+      b.enqueue(pending('slow2'));
+      expect(b.take('slow', 1)).toHaveLength(1);
+      b.done('slow2', 900);
+    }
+    const [s1, s2, t1] = [pending('slow'), pending('slow'), pending('slow2')];
+    for (const r of [s1, s2, t1]) b.enqueue(r);
+    expect(b.take('slow', 2)).toEqual([s1]);
+    // s2 may not take the last slow worker; the other slow tool behind it may.
+    expect(b.take('slow', 2)).toEqual([t1]);
+    expect(b.take('slow', 2)).toBeNull();
     b.done('slow', 900);
-    expect(b.take()).toEqual([s2]);
+    expect(b.take('slow', 2)).toEqual([s2]);
   });
 
   it('caps a batch by items and by bytes', () => {
     const b = trained();
     for (let i = 0; i < 40; i++) b.enqueue(pending('fast'));
-    expect(b.take()).toHaveLength(32);
-    expect(b.take()).toHaveLength(8);
+    expect(b.take('fast', 1)).toHaveLength(32);
+    expect(b.take('fast', 1)).toHaveLength(8);
     const big = [pending('fast', 200_000), pending('fast', 200_000)];
     for (const r of big) b.enqueue(r);
-    expect(b.take()).toEqual([big[0]]);
+    expect(b.take('fast', 1)).toEqual([big[0]]);
   });
 
   it('puts runs taken back at the front, with a fresh queue wait, and expires runs past the bound', () => {
@@ -85,7 +95,7 @@ describe('Batcher', () => {
     b.enqueue(late);
     b.requeue([back]);
     expect(b.expire(Date.now(), 2000)).toEqual([late]);
-    expect(b.take()).toEqual([back]);
+    expect(b.take('fast', 1)).toEqual([back]);
   });
 });
 
@@ -94,7 +104,8 @@ describe('sweepBatch', () => {
     const slots = sharedSlots(8);
     const board = new SlotBoard(slots);
     const items = [pending('fast'), pending('fast'), pending('fast')].map((r, i) => ({ ...r, slot: i }));
-    const batch: InFlightBatch = { id: 7, items, controller: new AbortController(), overdue: null };
+    const lane = {} as InFlightBatch['lane']; // not used by the sweep
+    const batch: InFlightBatch = { id: 7, lane, items, controller: new AbortController(), overdue: null };
     for (const r of items) board.assign(r.slot, batch.id);
     // The worker claims the first run (as workers/tool-worker.ts does).
     new Int32Array(slots.state)[0] = tag(7, RUNNING);

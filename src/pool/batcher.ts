@@ -1,4 +1,5 @@
 import type { ToolInput } from '../shared/tool-def.js';
+import type { LaneKind } from './lane.js';
 import type { RunOutcome } from './outcome.js';
 
 /** A run waiting for a worker, or travelling in a batch, until its outcome is known. */
@@ -47,19 +48,17 @@ interface ToolShare {
  * Piscina has one FIFO queue, no task classes and no batching.
  *
  * - Runs of *fast* tools that are waiting at the same moment travel as one batch, in
- *   arrival order: one thread crossing instead of one per run.
- * - A *slow* tool (recent runs average over `slowMs`, e.g. catastrophic regexes timing
- *   out; a tool with no history counts as slow until it proves fast) runs alone and may
- *   hold at most `threads - 1` workers, so one worker stays free for every other tool.
+ *   arrival order, to the fast lane: one thread crossing instead of one per run.
+ * - A run of a *slow* tool (recent runs average over `slowMs`, e.g. catastrophic regexes
+ *   timing out; a tool with no history counts as slow until it proves fast) travels
+ *   alone, to the slow lane (src/pool/lane.ts). When that lane has several workers, one
+ *   slow tool may hold all but one of them, so other slow tools still get a turn.
  */
 export class Batcher {
   private readonly waiting: PendingRun[] = [];
   private readonly tools = new Map<string, ToolShare>();
 
-  constructor(
-    private readonly threads: number,
-    private readonly limits: BatchLimits = DEFAULT_BATCH_LIMITS,
-  ) {}
+  constructor(private readonly limits: BatchLimits = DEFAULT_BATCH_LIMITS) {}
 
   enqueue(run: PendingRun): void {
     this.waiting.push(run);
@@ -71,18 +70,20 @@ export class Batcher {
     this.waiting.unshift(...runs);
   }
 
-  /** The next batch for a free worker (oldest eligible run first), or null if none may go. */
-  take(): PendingRun[] | null {
+  /**
+   * The next batch for a free worker of the `lane` (oldest eligible run first), or null.
+   * `slowWorkers` is the slow lane's size.
+   */
+  take(lane: LaneKind, slowWorkers: number): PendingRun[] | null {
     for (let i = 0; i < this.waiting.length; i++) {
       const first = this.waiting[i]!;
       const share = this.share(first.toolId);
-      if (this.isSlow(share)) {
-        if (this.threads > 1 && share.executing >= this.threads - 1) continue;
-        this.waiting.splice(i, 1);
-        share.executing++;
-        return [first];
-      }
-      return this.collectFast(i);
+      if (this.isSlow(share) !== (lane === 'slow')) continue;
+      if (lane === 'fast') return this.collectFast(i);
+      if (slowWorkers > 1 && share.executing >= slowWorkers - 1) continue;
+      this.waiting.splice(i, 1);
+      share.executing++;
+      return [first];
     }
     return null;
   }

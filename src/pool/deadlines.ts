@@ -1,9 +1,11 @@
 import { ASSIGNED, DONE, RUNNING, type SharedSlots, tag } from '../shared/slot-state.js';
 import type { PendingRun } from './batcher.js';
+import type { Lane } from './lane.js';
 
 /** A batch on a worker. */
 export interface InFlightBatch {
   id: number;
+  lane: Lane;
   items: PendingRun[];
   controller: AbortController;
   /** The run that passed its deadline: the batch was aborted (its worker terminated) for it. */

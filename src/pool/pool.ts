@@ -1,15 +1,15 @@
 import { setFlagsFromString } from 'node:v8';
-import { Piscina } from 'piscina';
-import { workerFile } from '../paths.js';
-import type { BatchAnswer, PoolWorkerData, RunBatch } from '../shared/envelope.js';
+import type { BatchAnswer, RunBatch } from '../shared/envelope.js';
 import { MAX_BATCH_ID, sharedSlots } from '../shared/slot-state.js';
 import type { ToolInput } from '../shared/tool-def.js';
 import { Batcher, type PendingRun } from './batcher.js';
 import { type InFlightBatch, SlotBoard, sweepBatch } from './deadlines.js';
+import { Lane, type LaneKind } from './lane.js';
 import { busyOutcome, failedRunOutcome, outcomeOf, type RunOutcome } from './outcome.js';
 
 export interface PoolStats {
   threads: number;
+  slowThreads: number;
   workers: number;
   queueSize: number;
   utilization: number;
@@ -36,29 +36,27 @@ setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks'
 const SWEEP_MS = 10;
 /** A run holding its worker longer than this lets the runs queued behind it go elsewhere. */
 const TAKE_BACK_AFTER_MS = 20;
-/** Warm workers beyond `threads`, ready to take over from a terminated one. */
-const SPARE_WORKERS = 1;
+/** Nice value of the slow lane's workers (Linux: lower CPU priority; elsewhere ignored). */
+const SLOW_LANE_NICE = 10;
 
 /**
- * The Piscina pool of worker threads; runs never execute on the API thread. Capacity is
- * `threads + maxQueue` runs: past it a run is refused at once (CONCURRENCY_LIMIT, 503)
- * instead of growing a queue nobody will wait for. At most `threads` batches are on the
- * workers at once, so Piscina's own queue stays empty and waiting runs are ordered here.
- * The pool keeps one worker more than that, warm: when a worker is terminated (a
- * deadline) the next batch goes to the spare at once while the replacement starts and
- * imports its tools, instead of waiting for it.
+ * The worker threads; runs never execute on the API thread. Two lanes (src/pool/lane.ts):
+ * `threads` batches of fast tools at once on the fast lane, which keeps one warm spare
+ * worker (a terminated worker's next batch starts at once while its replacement boots),
+ * and `max(1, threads - 1)` runs of slow tools on the slow lane, at lower CPU priority.
+ * Piscina's own queues stay empty: waiting runs are ordered here (src/pool/batcher.ts).
+ * Capacity is `threads + maxQueue` runs: past it a run is refused at once
+ * (CONCURRENCY_LIMIT, 503) instead of growing a queue nobody will wait for.
  */
 export class ToolPool {
-  readonly piscina: Piscina<RunBatch, BatchAnswer>;
   private readonly opts: PoolOptions;
   private readonly board: SlotBoard;
   private readonly freeSlots: number[];
-  private readonly batcher: Batcher;
-  private readonly inPool = new Set<InFlightBatch>();
+  private readonly batcher = new Batcher();
+  private readonly lanes: Lane[];
   private nextBatchId = 0;
   private dispatchScheduled = false;
   private sweeper: NodeJS.Timeout | null = null;
-  private initialWorkers: number;
   /** Workers created after the first ones: replacements of terminated or dead workers. */
   restarts = 0;
   onRestart: () => void = () => {};
@@ -72,39 +70,32 @@ export class ToolPool {
     const slots = sharedSlots(capacity);
     this.board = new SlotBoard(slots);
     this.freeSlots = Array.from({ length: capacity }, (_, i) => capacity - 1 - i);
-    this.batcher = new Batcher(opts.threads);
-    this.initialWorkers = opts.threads + SPARE_WORKERS;
-    const workerData: PoolWorkerData = { tools: opts.tools, slots };
-    this.piscina = new Piscina<RunBatch, BatchAnswer>({
-      filename: workerFile,
-      minThreads: opts.threads + SPARE_WORKERS,
-      maxThreads: opts.threads + SPARE_WORKERS,
-      idleTimeout: Number.MAX_SAFE_INTEGER,
-      maxQueue: capacity,
-      concurrentTasksPerWorker: 1,
-      resourceLimits: {
-        maxOldGenerationSizeMb: opts.heapMb,
-        maxYoungGenerationSizeMb: Math.min(64, opts.heapMb / 4),
-      },
-      workerData,
-    });
-    // A worker that fails to start must not take the process down: log-worthy, and the
-    // pool replaces it; a batch it held is rejected and mapped like any other failure.
-    this.piscina.on('error', (err) => this.onError(err));
-    this.piscina.on('workerCreate', () => {
-      if (this.initialWorkers > 0) this.initialWorkers--;
-      else {
-        this.restarts++;
-        this.onRestart();
-      }
-    });
+    const lane = (kind: LaneKind, size: number, spare: number, nice: number) =>
+      new Lane({
+        kind,
+        capacity: size,
+        spare,
+        heapMb: opts.heapMb,
+        workerData: { tools: opts.tools, slots, nice },
+        onRestart: () => {
+          this.restarts++;
+          this.onRestart();
+        },
+        onError: (err) => this.onError(err),
+      });
+    this.lanes = [
+      lane('fast', opts.threads, 1, 0),
+      lane('slow', Math.max(1, opts.threads - 1), 0, SLOW_LANE_NICE),
+    ];
+  }
+
+  private get slowLane(): Lane {
+    return this.lanes[1]!;
   }
 
   /** Resolves when every worker has loaded its tools (readiness means the pool can serve). */
   async warmUp(): Promise<void> {
-    const task: RunBatch = { batch: 0, items: [], resultMaxBytes: 0, warmup: true };
-    const workers = this.opts.threads + SPARE_WORKERS;
-    await Promise.all(Array.from({ length: workers }, () => this.piscina.run(task)));
+    await Promise.all(this.lanes.map((lane) => lane.warmUp()));
   }
 
   run(toolId: string, mode: string, input: ToolInput, timeoutMs: number, bytes = 0): Promise<RunOutcome> {
@@ -142,37 +133,40 @@ export class ToolPool {
 
   /** Sends batches to free workers while runs may go. */
   private dispatch(): void {
-    while (this.inPool.size < this.opts.threads) {
-      const items = this.batcher.take();
-      if (!items) return;
-      this.send(items);
+    for (const lane of this.lanes) {
+      while (lane.free) {
+        const items = this.batcher.take(lane.kind, this.slowLane.capacity);
+        if (!items) break;
+        this.send(lane, items);
+      }
     }
   }
 
-  private send(items: PendingRun[]): void {
+  private send(lane: Lane, items: PendingRun[]): void {
     this.nextBatchId = (this.nextBatchId % MAX_BATCH_ID) + 1;
     const batch: InFlightBatch = {
       id: this.nextBatchId,
+      lane,
       items,
       controller: new AbortController(),
       overdue: null,
     };
     for (const run of items) this.board.assign(run.slot, batch.id);
-    this.inPool.add(batch);
+    lane.inPool.add(batch);
     this.onBatch(items.length);
     const task: RunBatch = {
       batch: batch.id,
       items: items.map(({ toolId, mode, input, slot }) => ({ toolId, mode, input, slot })),
       resultMaxBytes: this.opts.resultMaxBytes,
     };
-    this.piscina.run(task, { signal: batch.controller.signal }).then(
+    lane.piscina.run(task, { signal: batch.controller.signal }).then(
       (answers) => this.finished(batch, answers),
       (err: unknown) => this.failed(batch, err),
     );
   }
 
   private finished(batch: InFlightBatch, answers: BatchAnswer): void {
-    this.inPool.delete(batch);
+    batch.lane.inPool.delete(batch);
     // Keep the workers busy first; the answers are written afterwards.
     this.dispatch();
     batch.items.forEach((run, i) => {
@@ -189,7 +183,7 @@ export class ToolPool {
    * (tools are pure functions: a result lost with the worker is simply computed again).
    */
   private failed(batch: InFlightBatch, err: unknown): void {
-    this.inPool.delete(batch);
+    batch.lane.inPool.delete(batch);
     const culprit =
       batch.overdue ?? batch.items.find((run) => this.board.phase(run.slot, batch.id) === 'running');
     const again: PendingRun[] = [];
@@ -229,7 +223,7 @@ export class ToolPool {
   /** Deadlines of running runs, take-backs from stuck batches, and the queue-wait bound. */
   private sweep(): void {
     const now = Date.now();
-    for (const batch of this.inPool) {
+    for (const batch of this.lanes.flatMap((lane) => [...lane.inPool])) {
       if (batch.overdue) continue;
       const { overdue, takenBack } = sweepBatch(this.board, batch, now, TAKE_BACK_AFTER_MS);
       for (const run of takenBack) this.batcher.returned(run.toolId);
@@ -243,20 +237,23 @@ export class ToolPool {
       run.settle(busyOutcome(now - run.enqueuedAt, this.opts.queueWaitMs));
     }
     this.dispatch();
-    if (this.inPool.size === 0 && this.batcher.queued === 0 && this.sweeper) {
+    const inPool = this.lanes.reduce((n, lane) => n + lane.inPool.size, 0);
+    if (inPool === 0 && this.batcher.queued === 0 && this.sweeper) {
       clearInterval(this.sweeper);
       this.sweeper = null;
     }
   }
 
-  /** `threads`: batches on workers at once (POOL_THREADS); `workers`: threads alive, the spare included. */
+  /** `threads`: fast batches at once (POOL_THREADS); `workers`: threads alive, both lanes and the spare. */
   stats(): PoolStats {
     const capacity = this.opts.threads + this.opts.maxQueue;
+    const sum = (pick: (lane: Lane) => number) => this.lanes.reduce((n, lane) => n + pick(lane), 0);
     return {
       threads: this.opts.threads,
-      workers: this.piscina.threads.length,
-      queueSize: this.batcher.queued + this.piscina.queueSize,
-      utilization: this.piscina.utilization,
+      slowThreads: this.slowLane.capacity,
+      workers: sum((lane) => lane.piscina.threads.length),
+      queueSize: this.batcher.queued + sum((lane) => lane.piscina.queueSize),
+      utilization: sum((lane) => lane.piscina.utilization) / this.lanes.length,
       capacity,
       inUse: capacity - this.freeSlots.length,
     };
@@ -267,7 +264,7 @@ export class ToolPool {
    * server has answered every request, so no run is waiting here any more.
    */
   async close(): Promise<void> {
-    await this.piscina.close();
+    await Promise.all(this.lanes.map((lane) => lane.piscina.close()));
     if (this.sweeper) clearInterval(this.sweeper);
   }
 }
