@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { freePort, type ServerProcess, startServer } from './processes.js';
+import { freePort, type ServerProcess, startServer, stopServer } from './processes.js';
 
 /** One configuration of the hub; each scenario run gets its own process with it. */
 export interface HubConfig {
@@ -102,5 +102,17 @@ export async function startHub(config: HubConfig, ctx: HubContext): Promise<Serv
     } catch (error) {
       if (attempt >= 2 || !String(error).includes('EADDRINUSE')) throw error;
     }
+  }
+}
+
+/** The exact bytes a hub answers on GET /api/skills-index.json (for the ref-get-index server). */
+export async function hubIndexBytes(ctx: HubContext): Promise<Buffer> {
+  const server = await startHub({ redis: false, policy: 'fast' }, ctx);
+  try {
+    const res = await fetch(`${server.base}/api/skills-index.json`);
+    if (!res.ok) throw new Error(`skills index answered ${res.status}`);
+    return Buffer.from(await res.arrayBuffer());
+  } finally {
+    await stopServer(server);
   }
 }

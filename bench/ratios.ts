@@ -56,6 +56,7 @@ export function computeRatios(
   const refPost = s('ref-post');
   const index = s('hub-index');
   const refGet = s('ref-get');
+  const refIndex = s('ref-get-index');
   const noisy = s('noisy-5pct');
   const calm = s('noisy-base');
   const timeouts = s('timeout-latency')?.timeouts ?? null;
@@ -86,7 +87,11 @@ export function computeRatios(
       value: div(index?.rps.median, refGet?.rps.median),
       direction: '>=',
       target: 0.9,
-      detail: `${fmt(index?.rps.median)} / ${fmt(refGet?.rps.median)} req/s`,
+      detail:
+        `${fmt(index?.rps.median)} / ${fmt(refGet?.rps.median)} req/s` +
+        (refIndex
+          ? `; bare fastify serving the same bytes: ${fmt(refIndex.rps.median)} req/s (hub-index / that: ${fmt(div(index?.rps.median, refIndex.rps.median) ?? undefined, 2)})`
+          : ''),
       perRound: pairRatio(runs, 'hub-index', 'ref-get', (r) => r.result.rps),
     }),
   ];

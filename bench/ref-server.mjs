@@ -1,7 +1,8 @@
 // Reference servers of the benchmark: the physical limit of a JSON API on this stack.
 // Plain JavaScript run by `node` with the project's own fastify, so nothing but fastify
-// (no tsx loader, no hub code) is measured. Usage: node bench/ref-server.mjs get|post
+// (no tsx loader, no hub code) is measured. Usage: node bench/ref-server.mjs get|post|get-bytes <file>
 // Listens on 127.0.0.1, port 0; prints {"port":N} on stdout once listening.
+import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 
 const mode = process.argv[2];
@@ -53,6 +54,10 @@ const responseSchema = {
 const app = Fastify({ logger: false });
 if (mode === 'get') {
   app.get('/', async () => ({ ok: true, hello: 'world', service: 'reference' }));
+} else if (mode === 'get-bytes') {
+  // The same bytes the hub serves (a file the harness wrote): what the payload alone costs.
+  const body = readFileSync(process.argv[3]);
+  app.get('/', (_req, reply) => reply.type('application/json; charset=utf-8').send(body));
 } else if (mode === 'post') {
   app.post('/', { schema: { body: bodySchema, response: { 200: responseSchema } } }, async (req) => ({
     ok: true,
@@ -60,7 +65,7 @@ if (mode === 'get') {
     runtime: { requestId: req.id, durationMs: 0 },
   }));
 } else {
-  process.stderr.write(`usage: node bench/ref-server.mjs get|post (got ${mode})\n`);
+  process.stderr.write(`usage: node bench/ref-server.mjs get|post|get-bytes <file> (got ${mode})\n`);
   process.exit(2);
 }
 

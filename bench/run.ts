@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stopActiveLoad } from './drive.js';
 import { interruption, progressLine, runScenario, type Servers } from './execute.js';
-import { type HubContext, writePolicyFiles } from './hub.js';
+import { type HubContext, hubIndexBytes, writePolicyFiles } from './hub.js';
 import { describeMachine, loadNow, machineLine } from './machine.js';
 import { parseOptions } from './options.js';
 import { killAllNow, StartError, startServer, stopAll } from './processes.js';
@@ -66,10 +66,19 @@ try {
     runId: `${Date.now().toString(36)}-${process.pid}`,
   };
   const refScript = join(root, 'bench', 'ref-server.mjs');
-  const ref = (mode: 'get' | 'post') =>
-    startServer({ name: `ref-${mode}`, args: [refScript, mode], env: { PATH: process.env.PATH ?? '' } });
+  const ref = (name: string, ...args: string[]) =>
+    startServer({ name, args: [refScript, ...args], env: { PATH: process.env.PATH ?? '' } });
+  const indexFile = join(tmp, 'skills-index.json');
+  await writeFile(indexFile, await hubIndexBytes(hub));
   // The reference servers live for the whole sitting; idle, they cost nothing.
-  const servers: Servers = { refs: { 'ref-get': await ref('get'), 'ref-post': await ref('post') }, hub };
+  const servers: Servers = {
+    refs: {
+      'ref-get': await ref('ref-get', 'get'),
+      'ref-get-index': await ref('ref-get-index', 'get-bytes', indexFile),
+      'ref-post': await ref('ref-post', 'post'),
+    },
+    hub,
+  };
 
   for (let round = 1; round <= opts.rounds && !interruption.requested; round++) {
     for (const [i, scenario] of scenarios.entries()) {

@@ -3,7 +3,7 @@ import type { HubConfig } from './hub.js';
 import type { BenchOptions } from './options.js';
 import { CATASTROPHIC_BODY, REF_POST_BODY, SHORT_TEXT, sizedText, tokenCounterBody } from './payloads.js';
 
-export type RefServer = 'ref-get' | 'ref-post';
+export type RefServer = 'ref-get' | 'ref-get-index' | 'ref-post';
 export type Target = { kind: 'ref'; server: RefServer } | { kind: 'hub'; config: HubConfig };
 
 /**
@@ -108,6 +108,11 @@ export function allScenarios(opts: BenchOptions): Scenario[] {
       REDIS,
       [get('/api/skills-index.json')],
       c,
+    ),
+    ref(
+      'ref-get-index',
+      "bare fastify, GET / answering the hub's own skills-index bytes: what that payload alone costs (a diagnostic, no target)",
+      get('/'),
     ),
     ref(
       'ref-post',

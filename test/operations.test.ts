@@ -25,7 +25,7 @@ describe('health', () => {
       ok: true,
       status: 'ready',
       limiterStore: 'memory',
-      pool: { threads: 2, slowThreads: 1, workers: 4 },
+      pool: { threads: 2, slowThreads: 1, workers: 5 },
     });
   });
 });
@@ -56,7 +56,7 @@ describe('/metrics', () => {
     }
     expect(text).toMatch(/^toolhub_pool_threads 2$/m);
     expect(text).toMatch(/^toolhub_pool_slow_threads 1$/m);
-    expect(text).toMatch(/^toolhub_pool_workers 4$/m); // 2 fast + 1 warm spare + 1 slow
+    expect(text).toMatch(/^toolhub_pool_workers 5$/m); // 2 fast + 1 slow, a warm spare each
     expect(text).toMatch(/^toolhub_pool_queue_depth 0$/m);
     expect(text).toMatch(/^toolhub_pool_utilization [0-9.e-]+$/m);
     expect(text).toMatch(/^toolhub_limiter_store_degraded 0$/m);

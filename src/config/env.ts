@@ -69,7 +69,8 @@ export const ENV_SCHEMA = {
       minimum: 1,
       maximum: 64,
       default: poolDefault,
-      description: 'Worker threads in the pool (default: CPU count, 1..4)',
+      description:
+        'Runs of fast tools at once (fast-lane workers; the slow lane gets max(1, n-1); each lane has a warm spare). Default: CPU count, 1..4',
     },
     POOL_MAX_QUEUE: {
       type: 'integer',

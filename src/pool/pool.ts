@@ -41,9 +41,10 @@ const SLOW_LANE_NICE = 10;
 
 /**
  * The worker threads; runs never execute on the API thread. Two lanes (src/pool/lane.ts):
- * `threads` batches of fast tools at once on the fast lane, which keeps one warm spare
- * worker (a terminated worker's next batch starts at once while its replacement boots),
- * and `max(1, threads - 1)` runs of slow tools on the slow lane, at lower CPU priority.
+ * `threads` batches of fast tools at once on the fast lane, and `max(1, threads - 1)` runs
+ * of slow tools on the slow lane, at lower CPU priority. Each lane keeps one warm spare
+ * worker: after a worker is terminated at a deadline, the lane's next run starts at once
+ * while the replacement boots.
  * Piscina's own queues stay empty: waiting runs are ordered here (src/pool/batcher.ts).
  * Capacity is `threads + maxQueue` runs: past it a run is refused at once
  * (CONCURRENCY_LIMIT, 503) instead of growing a queue nobody will wait for.
@@ -85,7 +86,7 @@ export class ToolPool {
       });
     this.lanes = [
       lane('fast', opts.threads, 1, 0),
-      lane('slow', Math.max(1, opts.threads - 1), 0, SLOW_LANE_NICE),
+      lane('slow', Math.max(1, opts.threads - 1), 1, SLOW_LANE_NICE),
     ];
   }
 
