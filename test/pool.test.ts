@@ -133,7 +133,9 @@ describe('the pool', () => {
     );
     expect(nices).toContain(10);
     for (let i = 0; i < 30; i++) await get(app, 'fx-echo', `warm ${i}`); // fx-echo proves fast
-    const spinning = get(app, 'fx-spin', '1'); // no history: slow, so it takes the slow lane
+    // A tool with no history is on probation on the fast lane; one overdue run proves it slow.
+    expect((await get(app, 'fx-spin', '1')).statusCode).toBe(504);
+    const spinning = get(app, 'fx-spin', '2'); // slow now: it takes the slow lane
     await expect.poll(() => app!.pool.stats().inUse).toBe(1);
     const echo = await get(app, 'fx-echo', 'beside it');
     expect(echo.statusCode).toBe(200);

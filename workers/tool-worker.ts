@@ -22,6 +22,8 @@ const startedAt = new BigInt64Array(data.slots.startedAt);
 installNetworkGuard();
 if (data.nice !== 0) lowerOwnPriority(data.nice);
 
+/** Tools this worker has run at least once (their first run may include lazy set-up). */
+const ran = new Set<string>();
 /** Each tool's run function, or why it could not be loaded (reported per run, not fatal). */
 const loaded = new Map<string, ToolRun | { error: unknown }>();
 await Promise.all(
@@ -51,9 +53,11 @@ export default async function runBatch(task: RunBatch): Promise<BatchAnswer> {
     }
     Atomics.store(startedAt, item.slot, BigInt(Date.now()));
     const run = loaded.get(item.toolId) ?? { error: new Error(`tool ${item.toolId} is not in this worker`) };
-    answers.push(
-      typeof run === 'function' ? await runOne(run, item, task.resultMaxBytes) : failure(run.error, 0),
-    );
+    const first = !ran.has(item.toolId);
+    ran.add(item.toolId);
+    const envelope =
+      typeof run === 'function' ? await runOne(run, item, task.resultMaxBytes) : failure(run.error, 0);
+    answers.push(first ? { ...envelope, first: true } : envelope);
     Atomics.compareExchange(state, item.slot, tag(task.batch, RUNNING), tag(task.batch, DONE));
   }
   return answers;

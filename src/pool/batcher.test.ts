@@ -19,7 +19,7 @@ const pending = (toolId: string, bytes = 10): PendingRun => ({
 /** A batcher that has seen `fast` run quickly and `slow` run slowly. */
 function trained(): Batcher {
   const b = new Batcher();
-  // 60 runs bring the weighted mean from the 100 ms a new tool starts at down to ~0.1 ms.
+  // 60 runs bring the weighted mean from the 50 ms a new tool starts at down to ~0.1 ms.
   for (let i = 0; i < 60; i++) {
     for (const [tool, ms] of [
       ['fast', 0.1],
@@ -52,19 +52,33 @@ describe('Batcher', () => {
     expect(b.take('slow', 1)).toEqual([s2]);
   });
 
-  it('treats a tool with no history as slow until it proves fast', () => {
+  it('puts a tool with no history on probation: fast lane, alone, slow after one slow run', () => {
     const b = new Batcher();
-    b.enqueue(pending('new'));
-    b.enqueue(pending('new'));
+    for (let i = 0; i < 3; i++) b.enqueue(pending('new'));
+    expect(b.take('slow', 1)).toBeNull();
+    expect(b.take('fast', 1)).toHaveLength(1); // alone: its 50 ms mean fills a batch
+    b.done('new', 1000);
     expect(b.take('fast', 1)).toBeNull();
     expect(b.take('slow', 1)).toHaveLength(1);
+  });
+
+  it("leaves a worker's first (warming-up) run out of the mean, but not an overdue one", () => {
+    const b = new Batcher();
+    b.enqueue(pending('cold'));
+    expect(b.take('fast', 1)).toHaveLength(1);
+    b.done('cold', 400, true); // built its tables: still on probation
+    b.enqueue(pending('cold'));
+    expect(b.take('fast', 1)).toHaveLength(1);
+    b.done('cold', 400); // a slow run like any other
+    b.enqueue(pending('cold'));
+    expect(b.take('fast', 1)).toBeNull();
   });
 
   it('lets one slow tool hold all but one worker of a larger slow lane', () => {
     const b = trained();
     for (let i = 0; i < 3; i++) {
       b.enqueue(pending('slow2'));
-      expect(b.take('slow', 1)).toHaveLength(1);
+      expect(b.take('fast', 1) ?? b.take('slow', 1)).toHaveLength(1);
       b.done('slow2', 900);
     }
     const [s1, s2, t1] = [pending('slow'), pending('slow'), pending('slow2')];

@@ -50,9 +50,12 @@ interface ToolShare {
  * - Runs of *fast* tools that are waiting at the same moment travel as one batch, in
  *   arrival order, to the fast lane: one thread crossing instead of one per run.
  * - A run of a *slow* tool (recent runs average over `slowMs`, e.g. catastrophic regexes
- *   timing out; a tool with no history counts as slow until it proves fast) travels
- *   alone, to the slow lane (src/pool/lane.ts). When that lane has several workers, one
- *   slow tool may hold all but one of them, so other slow tools still get a turn.
+ *   timing out) travels alone, to the slow lane (src/pool/lane.ts). When that lane has
+ *   several workers, one slow tool may hold all but one of them.
+ * - A tool with no history starts on probation: its mean is `slowMs`, not over it, so it
+ *   runs on the fast lane, but alone (its mean does not fit a batch's time budget) until
+ *   it proves fast; one slow run moves it to the slow lane. New tools (after every boot)
+ *   thus never queue behind runaway runs on the small slow lane.
  */
 export class Batcher {
   private readonly waiting: PendingRun[] = [];
@@ -116,11 +119,15 @@ export class Batcher {
     return batch;
   }
 
-  /** A run of `toolId` ended on a worker after `durationMs`. */
-  done(toolId: string, durationMs: number): void {
+  /**
+   * A run of `toolId` ended on a worker after `durationMs`. A worker's first successful
+   * run of a tool is left out of the mean (`warmingUp`): it may include the tool's lazy
+   * set-up, which would brand a fast tool slow after every boot. Overdue runs always count.
+   */
+  done(toolId: string, durationMs: number, warmingUp = false): void {
     const share = this.share(toolId);
     share.executing--;
-    share.meanMs = share.meanMs * 0.8 + durationMs * 0.2;
+    if (!warmingUp) share.meanMs = share.meanMs * 0.8 + durationMs * 0.2;
   }
 
   /** A run of `toolId` left its worker without running (taken back, or its batch failed). */
@@ -155,7 +162,7 @@ export class Batcher {
   private share(toolId: string): ToolShare {
     let s = this.tools.get(toolId);
     if (!s) {
-      s = { executing: 0, meanMs: this.limits.slowMs * 2 };
+      s = { executing: 0, meanMs: this.limits.slowMs };
       this.tools.set(toolId, s);
     }
     return s;

@@ -173,7 +173,7 @@ export class ToolPool {
     batch.items.forEach((run, i) => {
       const envelope = answers[i];
       if (!envelope) return; // taken back: it is queued again
-      this.batcher.done(run.toolId, envelope.durationMs);
+      this.batcher.done(run.toolId, envelope.durationMs, envelope.first === true && envelope.ok);
       run.settle(outcomeOf(envelope, this.queuedMs(run)));
     });
   }
@@ -191,8 +191,8 @@ export class ToolPool {
     for (const run of batch.items) {
       const phase = this.board.phase(run.slot, batch.id);
       if (phase === null) continue; // taken back earlier: already queued again
-      this.batcher.returned(run.toolId);
       if (run !== culprit) {
+        this.batcher.returned(run.toolId);
         this.board.clear(run.slot);
         again.push(run);
         continue;
@@ -204,7 +204,10 @@ export class ToolPool {
         heapMb: this.opts.heapMb,
         startedAt,
       };
-      run.settle(failedRunOutcome(err, this.queuedMs(run), ctx));
+      const outcome = failedRunOutcome(err, this.queuedMs(run), ctx);
+      // The time it held the worker counts: a tool whose runs hit their deadline is slow.
+      this.batcher.done(run.toolId, outcome.durationMs);
+      run.settle(outcome);
     }
     this.batcher.requeue(again);
     this.dispatch();

@@ -34,7 +34,7 @@ export type BatchAnswer = (RunEnvelope | null)[];
 
 export type WorkerErrorCode = 'INVALID_INPUT' | 'UNSUPPORTED_OPTION' | 'BUDGET_EXCEEDED' | 'INTERNAL_ERROR';
 
-export type RunEnvelope =
+export type RunEnvelope = (
   | { ok: true /** The result, already serialised once in the worker. */; json: string; durationMs: number }
   | {
       ok: false;
@@ -43,7 +43,11 @@ export type RunEnvelope =
       durationMs: number;
       /** For the log only (stack of an unexpected error); never sent to clients. */
       detail?: string;
-    };
+    }
+) & {
+  /** The worker's first run of this tool: it may include the tool's lazy set-up (tables, caches). */
+  first?: true;
+};
 
 export interface PoolWorkerData {
   /** toolId → absolute path of its run module. */
