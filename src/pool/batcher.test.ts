@@ -3,6 +3,8 @@ import { RUNNING, sharedSlots, tag } from '../shared/slot-state.js';
 import { Batcher, type PendingRun } from './batcher.js';
 import { type InFlightBatch, SlotBoard, sweepBatch } from './deadlines.js';
 
+/** The default pool: 2 fast workers, 1 slow. */
+const lanes = { fast: 2, slow: 1 };
 let slot = 0;
 const pending = (toolId: string, bytes = 10): PendingRun => ({
   toolId,
@@ -26,7 +28,7 @@ function trained(): Batcher {
       ['slow', 900],
     ] as const) {
       b.enqueue(pending(tool));
-      expect(b.take('fast', 1) ?? b.take('slow', 1)).toHaveLength(1);
+      expect(b.take('fast', lanes) ?? b.take('slow', lanes)).toHaveLength(1);
       b.done(tool, ms);
     }
   }
@@ -38,67 +40,78 @@ describe('Batcher', () => {
     const b = trained();
     const runs = [pending('fast'), pending('fast'), pending('fast')];
     for (const r of runs) b.enqueue(r);
-    expect(b.take('slow', 1)).toBeNull();
-    expect(b.take('fast', 1)).toEqual(runs);
-    expect(b.take('fast', 1)).toBeNull();
+    expect(b.take('slow', lanes)).toBeNull();
+    expect(b.take('fast', lanes)).toEqual(runs);
+    expect(b.take('fast', lanes)).toBeNull();
   });
 
   it('sends a slow run alone, to the slow lane, and leaves it out of fast batches', () => {
     const b = trained();
     const [f1, s1, s2, f2] = [pending('fast'), pending('slow'), pending('slow'), pending('fast')];
     for (const r of [f1, s1, s2, f2]) b.enqueue(r);
-    expect(b.take('fast', 1)).toEqual([f1, f2]);
-    expect(b.take('slow', 1)).toEqual([s1]);
-    expect(b.take('slow', 1)).toEqual([s2]);
+    expect(b.take('fast', lanes)).toEqual([f1, f2]);
+    expect(b.take('slow', lanes)).toEqual([s1]);
+    expect(b.take('slow', lanes)).toEqual([s2]);
   });
 
   it('puts a tool with no history on probation: fast lane, alone, slow after one slow run', () => {
     const b = new Batcher();
     for (let i = 0; i < 3; i++) b.enqueue(pending('new'));
-    expect(b.take('slow', 1)).toBeNull();
-    expect(b.take('fast', 1)).toHaveLength(1); // alone: its 50 ms mean fills a batch
+    expect(b.take('slow', lanes)).toBeNull();
+    expect(b.take('fast', lanes)).toHaveLength(1); // alone: its 50 ms mean fills a batch
     b.done('new', 1000);
-    expect(b.take('fast', 1)).toBeNull();
-    expect(b.take('slow', 1)).toHaveLength(1);
+    expect(b.take('fast', lanes)).toBeNull();
+    expect(b.take('slow', lanes)).toHaveLength(1);
+  });
+
+  it('lets probation runs hold at most fast - 1 workers, known fast tools the rest', () => {
+    const b = trained();
+    const [n1, n2, f1] = [pending('new1'), pending('new2'), pending('fast')];
+    for (const r of [n1, n2, f1]) b.enqueue(r);
+    expect(b.take('fast', lanes)).toEqual([n1]);
+    expect(b.take('fast', lanes)).toEqual([f1]); // new2 must wait: one probation run at a time here
+    expect(b.take('fast', lanes)).toBeNull();
+    b.done('new1', 1);
+    expect(b.take('fast', lanes)).toEqual([n2]);
   });
 
   it("leaves a worker's first (warming-up) run out of the mean, but not an overdue one", () => {
     const b = new Batcher();
     b.enqueue(pending('cold'));
-    expect(b.take('fast', 1)).toHaveLength(1);
+    expect(b.take('fast', lanes)).toHaveLength(1);
     b.done('cold', 400, true); // built its tables: still on probation
     b.enqueue(pending('cold'));
-    expect(b.take('fast', 1)).toHaveLength(1);
+    expect(b.take('fast', lanes)).toHaveLength(1);
     b.done('cold', 400); // a slow run like any other
     b.enqueue(pending('cold'));
-    expect(b.take('fast', 1)).toBeNull();
+    expect(b.take('fast', lanes)).toBeNull();
   });
 
   it('lets one slow tool hold all but one worker of a larger slow lane', () => {
     const b = trained();
     for (let i = 0; i < 3; i++) {
       b.enqueue(pending('slow2'));
-      expect(b.take('fast', 1) ?? b.take('slow', 1)).toHaveLength(1);
+      expect(b.take('fast', lanes) ?? b.take('slow', lanes)).toHaveLength(1);
       b.done('slow2', 900);
     }
     const [s1, s2, t1] = [pending('slow'), pending('slow'), pending('slow2')];
     for (const r of [s1, s2, t1]) b.enqueue(r);
-    expect(b.take('slow', 2)).toEqual([s1]);
+    expect(b.take('slow', { fast: 2, slow: 2 })).toEqual([s1]);
     // s2 may not take the last slow worker; the other slow tool behind it may.
-    expect(b.take('slow', 2)).toEqual([t1]);
-    expect(b.take('slow', 2)).toBeNull();
+    expect(b.take('slow', { fast: 2, slow: 2 })).toEqual([t1]);
+    expect(b.take('slow', { fast: 2, slow: 2 })).toBeNull();
     b.done('slow', 900);
-    expect(b.take('slow', 2)).toEqual([s2]);
+    expect(b.take('slow', { fast: 2, slow: 2 })).toEqual([s2]);
   });
 
   it('caps a batch by items and by bytes', () => {
     const b = trained();
     for (let i = 0; i < 40; i++) b.enqueue(pending('fast'));
-    expect(b.take('fast', 1)).toHaveLength(32);
-    expect(b.take('fast', 1)).toHaveLength(8);
+    expect(b.take('fast', lanes)).toHaveLength(32);
+    expect(b.take('fast', lanes)).toHaveLength(8);
     const big = [pending('fast', 200_000), pending('fast', 200_000)];
     for (const r of big) b.enqueue(r);
-    expect(b.take('fast', 1)).toEqual([big[0]]);
+    expect(b.take('fast', lanes)).toEqual([big[0]]);
   });
 
   it('puts runs taken back at the front, with a fresh queue wait, and expires runs past the bound', () => {
@@ -109,7 +122,7 @@ describe('Batcher', () => {
     b.enqueue(late);
     b.requeue([back]);
     expect(b.expire(Date.now(), 2000)).toEqual([late]);
-    expect(b.take('fast', 1)).toEqual([back]);
+    expect(b.take('fast', lanes)).toEqual([back]);
   });
 });
 

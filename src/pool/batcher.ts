@@ -36,9 +36,16 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   maxBatchBytes: 256 * 1024,
 };
 
+export interface LaneSizes {
+  fast: number;
+  slow: number;
+}
+
 interface ToolShare {
   /** Runs of the tool on workers now. */
   executing: number;
+  /** Runs finished (successfully or not): 0 means the tool is on probation. */
+  runs: number;
   /** Exponentially weighted mean run time. */
   meanMs: number;
 }
@@ -52,10 +59,12 @@ interface ToolShare {
  * - A run of a *slow* tool (recent runs average over `slowMs`, e.g. catastrophic regexes
  *   timing out) travels alone, to the slow lane (src/pool/lane.ts). When that lane has
  *   several workers, one slow tool may hold all but one of them.
- * - A tool with no history starts on probation: its mean is `slowMs`, not over it, so it
- *   runs on the fast lane, but alone (its mean does not fit a batch's time budget) until
- *   it proves fast; one slow run moves it to the slow lane. New tools (after every boot)
- *   thus never queue behind runaway runs on the small slow lane.
+ * - A tool with no finished run is on probation: it runs on the fast lane, alone, one run
+ *   at a time, and probation runs never take the whole fast lane (at most
+ *   `max(1, fast - 1)` of them). Its mean starts at `slowMs` (not over it): fast runs
+ *   bring it down into batches, one slow run moves the tool to the slow lane. New tools
+ *   (after every boot) thus never queue behind runaway runs on the small slow lane, and
+ *   a burst of first runs of a runaway tool costs one fast worker, not all of them.
  */
 export class Batcher {
   private readonly waiting: PendingRun[] = [];
@@ -73,22 +82,32 @@ export class Batcher {
     this.waiting.unshift(...runs);
   }
 
-  /**
-   * The next batch for a free worker of the `lane` (oldest eligible run first), or null.
-   * `slowWorkers` is the slow lane's size.
-   */
-  take(lane: LaneKind, slowWorkers: number): PendingRun[] | null {
+  /** The next batch for a free worker of the `lane` (oldest eligible run first), or null. */
+  take(lane: LaneKind, workers: LaneSizes): PendingRun[] | null {
     for (let i = 0; i < this.waiting.length; i++) {
       const first = this.waiting[i]!;
       const share = this.share(first.toolId);
       if (this.isSlow(share) !== (lane === 'slow')) continue;
-      if (lane === 'fast') return this.collectFast(i);
-      if (slowWorkers > 1 && share.executing >= slowWorkers - 1) continue;
+      if (lane === 'slow') {
+        if (workers.slow > 1 && share.executing >= workers.slow - 1) continue;
+      } else if (share.runs === 0) {
+        // Probation: one run of the tool at a time, and never the whole fast lane.
+        if (share.executing > 0 || this.onProbation() >= Math.max(1, workers.fast - 1)) continue;
+      } else {
+        return this.collectFast(i);
+      }
       this.waiting.splice(i, 1);
       share.executing++;
       return [first];
     }
     return null;
+  }
+
+  /** Runs in flight of tools that have not finished a run yet. */
+  private onProbation(): number {
+    let n = 0;
+    for (const share of this.tools.values()) if (share.runs === 0) n += share.executing;
+    return n;
   }
 
   /** From index `start` (a fast run), the fast runs that fit in one batch, slow ones left in place. */
@@ -100,7 +119,7 @@ export class Batcher {
     while (i < this.waiting.length && batch.length < this.limits.maxItems) {
       const run = this.waiting[i]!;
       const share = this.share(run.toolId);
-      if (this.isSlow(share)) {
+      if (this.isSlow(share) || share.runs === 0) {
         i++;
         continue;
       }
@@ -127,6 +146,7 @@ export class Batcher {
   done(toolId: string, durationMs: number, warmingUp = false): void {
     const share = this.share(toolId);
     share.executing--;
+    share.runs++;
     if (!warmingUp) share.meanMs = share.meanMs * 0.8 + durationMs * 0.2;
   }
 
@@ -162,7 +182,7 @@ export class Batcher {
   private share(toolId: string): ToolShare {
     let s = this.tools.get(toolId);
     if (!s) {
-      s = { executing: 0, meanMs: this.limits.slowMs };
+      s = { executing: 0, runs: 0, meanMs: this.limits.slowMs };
       this.tools.set(toolId, s);
     }
     return s;

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { BatchAnswer, RunBatch } from '../shared/envelope.js';
 import { MAX_BATCH_ID, sharedSlots } from '../shared/slot-state.js';
 import type { ToolInput } from '../shared/tool-def.js';
-import { Batcher, type PendingRun } from './batcher.js';
+import { Batcher, type LaneSizes, type PendingRun } from './batcher.js';
 import { type InFlightBatch, SlotBoard, sweepBatch } from './deadlines.js';
 import { Lane, type LaneKind } from './lane.js';
 import { busyOutcome, failedRunOutcome, outcomeOf, type RunOutcome } from './outcome.js';
@@ -94,6 +94,10 @@ export class ToolPool {
     return this.lanes[1]!;
   }
 
+  private get laneSizes(): LaneSizes {
+    return { fast: this.lanes[0]!.capacity, slow: this.slowLane.capacity };
+  }
+
   /** Resolves when every worker has loaded its tools (readiness means the pool can serve). */
   async warmUp(): Promise<void> {
     await Promise.all(this.lanes.map((lane) => lane.warmUp()));
@@ -136,7 +140,7 @@ export class ToolPool {
   private dispatch(): void {
     for (const lane of this.lanes) {
       while (lane.free) {
-        const items = this.batcher.take(lane.kind, this.slowLane.capacity);
+        const items = this.batcher.take(lane.kind, this.laneSizes);
         if (!items) break;
         this.send(lane, items);
       }
