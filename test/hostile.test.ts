@@ -108,7 +108,7 @@ describe('runaway runs end within their bounds', () => {
 
   it('a burst of runaways does not stop well-behaved requests', async () => {
     // Judged by order, not by time: good runs must complete while the bad ones are
-    // still pending (the slow tool is held to threads - 1 workers), and all succeed.
+    // still pending (the runaway tool is moved to the slow lane), and all succeed.
     let pending = true;
     const bad = Promise.all(
       Array.from({ length: 6 }, () => run('regex-tester', { a: '^(a|a)+$', b: evil, c: 'u', mode: 'test' })),

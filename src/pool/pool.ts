@@ -58,8 +58,7 @@ export class ToolPool {
   private nextBatchId = 0;
   private dispatchScheduled = false;
   private sweeper: NodeJS.Timeout | null = null;
-  /** Workers created after the first ones: replacements of terminated or dead workers. */
-  restarts = 0;
+  /** Called for each worker created after the first ones: a replacement of a terminated or dead one. */
   onRestart: () => void = () => {};
   /** Called with the number of runs of every batch sent to a worker (metrics). */
   onBatch: (runs: number) => void = () => {};
@@ -78,10 +77,7 @@ export class ToolPool {
         spare,
         heapMb: opts.heapMb,
         workerData: { tools: opts.tools, slots, nice },
-        onRestart: () => {
-          this.restarts++;
-          this.onRestart();
-        },
+        onRestart: () => this.onRestart(),
         onError: (err) => this.onError(err),
       });
     this.lanes = [
