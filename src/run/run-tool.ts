@@ -155,7 +155,7 @@ async function admitAndRun(
   } finally {
     hub.inFlight.release(def.id);
   }
-  // Not awaited: the slot and the charge go out before the answer; release never throws.
+  // Not awaited (release never throws): the releases of a turn go out together, in one script call.
   void hub.admission.release(lease!, policy, outcome.durationMs);
   runtime.durationMs = round(outcome.durationMs);
   runtime.queuedMs = round(outcome.queuedMs);
