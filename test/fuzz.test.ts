@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readExamples } from '../src/docs/examples.js';
 import { ERROR_CODES } from '../src/errors.js';
+import { scanTools } from '../src/registry.js';
 import { buildTestApp, policyFile, type TestApp } from './helpers.js';
 
 /**
@@ -13,20 +14,7 @@ import { buildTestApp, policyFile, type TestApp } from './helpers.js';
 let app: TestApp;
 let routes: { method: 'GET' | 'POST'; url: string }[];
 beforeAll(async () => {
-  const tools = [
-    'api-header-builder',
-    'api-response-mocker',
-    'structured-output-validator',
-    'token-counter',
-    'schema-generator',
-    'format-detective',
-    'structured-diff',
-    'cron-expression',
-    'regex-tester',
-    'qr-code',
-    'color-palette',
-    'html-markdown',
-  ];
+  const tools = [...(await scanTools()).keys()];
   const file = await policyFile({
     tools: Object.fromEntries(tools.map((t) => [t, { limit: 1_000_000, timeoutMs: 1500 }])),
   });
