@@ -129,7 +129,7 @@ async function admitAndRun(
   const headers = rateHeaders(def.id, policy, rate);
   const lease = admitted && 'store' in admitted ? admitted : null;
   if (!rate.allowed) {
-    if (lease) void hub.admission.release(lease, policy, 0);
+    if (lease) await hub.admission.release(lease, policy, 0);
     headers['Retry-After'] = rate.retryAfterSec;
     throw fail(new HubError('RATE_LIMITED', rateMessage(def.id, policy)), rl, headers);
   }
@@ -144,7 +144,7 @@ async function admitAndRun(
     return { headers, body: success(cached, runtime) };
   }
   if (!hub.inFlight.tryAcquire(def.id, policy.maxInFlight)) {
-    void hub.admission.release(lease!, policy, 0);
+    await hub.admission.release(lease!, policy, 0);
     headers['Retry-After'] = 1;
     const msg = `${def.id} already has ${policy.maxInFlight} runs in flight on this instance`;
     throw fail(new HubError('CONCURRENCY_LIMIT', msg), rl, headers);
@@ -155,8 +155,10 @@ async function admitAndRun(
   } finally {
     hub.inFlight.release(def.id);
   }
-  // Not awaited (release never throws): the releases of a turn go out together, in one script call.
-  void hub.admission.release(lease!, policy, outcome.durationMs);
+  // Awaited, so the slot and the charge are in the store before the client hears back: a
+  // client that calls another instance next finds them there. The releases of a turn go
+  // out together in one script call; release never throws (a failure charges in-process).
+  await hub.admission.release(lease!, policy, outcome.durationMs);
   runtime.durationMs = round(outcome.durationMs);
   runtime.queuedMs = round(outcome.queuedMs);
   hub.metrics.recordRun(
