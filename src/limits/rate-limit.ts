@@ -95,6 +95,9 @@ export class RateLimits {
     const t = this.tools.get(toolId);
     if (!t) throw new Error(`no rate limiter for ${toolId}`);
     const useRedis = t.redis !== null && this.redis?.usable() === true;
+    // Redis is configured but away (or cooling down after a failure): this call is served
+    // by the in-process insurance store, and the metric counts it.
+    if (t.redis !== null && !useRedis) this.redis?.onFallback('not ready');
     const limiter = useRedis ? t.redis! : t.memory;
     try {
       return decision(t.policy, await limiter.consume(client), true);
