@@ -128,9 +128,10 @@ log(`\n${scenarioTable(summaries)}\n\n${ratioTable(ratios)}\n`);
 for (const p of problems) log(`problem: ${p}`);
 
 const date = machine.date.slice(0, 10);
-const outDir = join(root, 'bench', 'results', opts.quick ? 'quick' : '');
+// Smoke and partial runs never overwrite the day's full results the README quotes.
+const outDir = join(root, 'bench', 'results', opts.quick ? 'quick' : opts.only.length > 0 ? 'partial' : '');
 const svgName = `${date}.svg`;
-const title = `Tool Hub: ratios against the issue-5 targets, ${date}${opts.quick ? ' (quick mode)' : ''}`;
+const title = `Tool Hub: ratios against the issue-5 targets, ${date}${opts.quick ? ' (quick mode)' : opts.only.length > 0 ? ' (partial run)' : ''}`;
 const files: [string, string][] = [
   [
     `${date}.json`,
