@@ -32,6 +32,8 @@ export async function buildTestApp(env: Record<string, string> = {}, realTools =
     },
   });
   await app.ready();
+  // The boot stops waiting for the workers after a bound; tests start from a warm pool.
+  await app.pool.warmUp();
   return app;
 }
 

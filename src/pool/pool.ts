@@ -58,6 +58,8 @@ export class ToolPool {
   private nextBatchId = 0;
   private dispatchScheduled = false;
   private sweeper: NodeJS.Timeout | null = null;
+  private warming: Promise<void> | null = null;
+  private loaded = false;
   /** Called for each worker created after the first ones: a replacement of a terminated or dead one. */
   onRestart: () => void = () => {};
   /** Called with the number of runs of every batch sent to a worker (metrics). */
@@ -94,9 +96,21 @@ export class ToolPool {
     return { fast: this.lanes[0]!.capacity, slow: this.slowLane.capacity };
   }
 
-  /** Resolves when every worker has loaded its tools (readiness means the pool can serve). */
-  async warmUp(): Promise<void> {
-    await Promise.all(this.lanes.map((lane) => lane.warmUp()));
+  /**
+   * Resolves when every worker has loaded its tools; started once, later calls wait for the
+   * same warm-up. The boot waits for it up to a bound (src/plugins/pool.ts); `/readyz` says
+   * not ready until then.
+   */
+  warmUp(): Promise<void> {
+    this.warming ??= Promise.all(this.lanes.map((lane) => lane.warmUp())).then(() => {
+      this.loaded = true;
+    });
+    return this.warming;
+  }
+
+  /** True once every worker has loaded its tools. */
+  get warm(): boolean {
+    return this.loaded;
   }
 
   run(toolId: string, mode: string, input: ToolInput, timeoutMs: number, bytes = 0): Promise<RunOutcome> {

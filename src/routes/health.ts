@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * `/healthz`: the process is alive. `/readyz`: the pool is up and the instance is not
- * shedding load (503 otherwise); the limiter store is `redis`, `memory` or `degraded`.
+ * `/healthz`: the process is alive. `/readyz`: every worker has loaded its tools and the
+ * instance is not shedding load (503 otherwise); the limiter store is `redis`, `memory` or `degraded`.
  */
 export default async function healthRoutes(app: FastifyInstance): Promise<void> {
   app.get('/healthz', async () => ({ ok: true, status: 'alive' }));
@@ -11,7 +11,7 @@ export default async function healthRoutes(app: FastifyInstance): Promise<void> 
     const redis = app.limits.redis;
     const limiterStore = redis === null ? 'memory' : redis.degraded ? 'degraded' : 'redis';
     const pressured = app.isUnderPressure();
-    const ready = pool.workers > 0 && !pressured;
+    const ready = app.pool.warm && pool.workers > 0 && !pressured;
     // Degraded still serves (the insurance limiter counts): ready, but said so.
     reply.code(ready ? 200 : 503);
     return {
