@@ -13,7 +13,8 @@ import {
   type SplitExpression,
   splitExpression,
 } from './cron-fields.js';
-import { describe, nextRuns, resolveCount, resolveFrom, resolveTimezone } from './schedule.js';
+import { describe } from './describe.js';
+import { nextRuns, resolveCount, resolveFrom, resolveTimezone } from './schedule.js';
 
 const MODES = ['parse', 'build'];
 

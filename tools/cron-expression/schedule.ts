@@ -1,7 +1,7 @@
-/** Plain-English description (cronstrue) and upcoming runs (cron-parser) of a checked expression. */
-import { CronExpressionParser } from 'cron-parser';
-import cronstrue from 'cronstrue';
+/** Input bounds and the upcoming runs (zoned-runs) of a checked expression. */
 import { ToolInputError } from '../../src/shared/tool-error.js';
+import { formatInZone } from './zone-clock.js';
+import { zonedRuns } from './zoned-runs.js';
 
 export const MAX_COUNT = 50;
 export const DEFAULT_COUNT = 5;
@@ -11,16 +11,6 @@ export const DEFAULT_COUNT = 5;
  * the runs found so far are returned with a note rather than the run ending in TIMEOUT.
  */
 export const SEARCH_BUDGET_MS = 400;
-
-/** cronstrue reads 5 fields as minute-first and 6 as second-first, like cron-parser. */
-export function describe(expression: string): string | null {
-  try {
-    return cronstrue.toString(expression, { throwExceptionOnParseError: true, verbose: false });
-  } catch {
-    // The expression already passed cron-parser; a description is a courtesy, not a verdict.
-    return null;
-  }
-}
 
 /** Canonical IANA name of a time zone (case-insensitive input), or INVALID_INPUT naming it. */
 export function resolveTimezone(value: unknown): string {
@@ -74,9 +64,10 @@ export interface NextRuns {
 
 /**
  * The next `count` runs strictly after `from`, as ISO 8601 in `timezone` with its offset.
- * cron-parser handles DST: a time skipped by spring-forward is moved forward by the gap
- * (02:30 runs at 03:30); a fixed time in a repeated hour runs once, while a job whose hour
- * field is `*` runs in both copies of that hour.
+ * DST (zoned-runs): a time skipped by spring-forward is moved forward by the gap (02:30
+ * runs at 03:30 after a one-hour gap, 02:00 at 02:30 after Lord Howe's half hour); a fixed
+ * time repeated at fall-back runs once, at its first occurrence, while a job whose minute
+ * or hour field is a wildcard (`*`, a step, every value) runs in both passes.
  */
 export function nextRuns(
   expression: string,
@@ -85,10 +76,10 @@ export function nextRuns(
   count: number,
   clock: () => number = () => performance.now(),
 ): NextRuns {
-  const cron = CronExpressionParser.parse(expression, { tz: timezone, currentDate: from });
   const runs: string[] = [];
   const deadline = clock() + SEARCH_BUDGET_MS;
   try {
+    const instants = zonedRuns(expression, timezone, from);
     while (runs.length < count) {
       if (runs.length > 0 && clock() > deadline) {
         return {
@@ -96,8 +87,7 @@ export function nextRuns(
           note: `stopped after ${runs.length} runs: the schedule is too sparse to list ${count} within the time budget`,
         };
       }
-      // toJSON() is luxon's ISO form in the zone, with the offset; whole seconds need no ".000".
-      runs.push(String(cron.next().toJSON()).replace(/\.000(?=Z|[+-])/, ''));
+      runs.push(formatInZone(instants.next().value as number, timezone));
     }
   } catch (err) {
     return { nextRuns: runs, note: `stopped after ${runs.length} runs: ${(err as Error).message}` };

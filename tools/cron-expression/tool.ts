@@ -81,7 +81,12 @@ export default defineTool({
     {
       question: 'How are daylight-saving changes handled?',
       answer:
-        'Runs are computed in the given time zone. A time skipped by spring-forward is moved forward by the length of the gap (02:30 becomes 03:30); a fixed time repeated at fall-back runs once, at its first occurrence. Every run carries its UTC offset.',
+        'Runs are computed in the given time zone, whatever the size of its shifts (one hour, or 30 minutes as on Lord Howe Island). A time skipped by spring-forward is moved forward by the length of the gap (02:30 becomes 03:30 after a one-hour gap; 02:00 becomes 02:30 after a 30-minute one). A fixed time repeated at fall-back (fixed minute and hour, e.g. 30 1 * * * or 0 1-3 * * *) runs once, at its first occurrence; a job whose minute or hour field is a wildcard, a step or every value (0 * * * *, */15 1 * * *) runs in both passes of the repeated interval. Runs are strictly increasing, never duplicated, and every run carries its UTC offset.',
+    },
+    {
+      question: 'What if both day of month and day of week are set?',
+      answer:
+        'As in standard (Vixie) cron, when neither field is * or ?, a day matching either runs: 0 0 31 4 5 runs at midnight on 31 April (never) or on any Friday in April, and its description says so ("on day 31 of the month, or on Friday, only in April").',
     },
     {
       question: 'Are 6-field expressions supported?',
