@@ -3,7 +3,16 @@ import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import type { Document } from 'yaml';
 import { ToolInputError } from '../../src/shared/tool-error.js';
 import { readIni, writeIni } from './ini-format.js';
-import { childPath, describe, isObject, type Json, MAX_DEPTH, parseFailure, toJsonModel } from './model.js';
+import {
+  checkOutputSize,
+  childPath,
+  describe,
+  isObject,
+  type Json,
+  MAX_DEPTH,
+  parseFailure,
+  toJsonModel,
+} from './model.js';
 import { readBackWarning } from './read-back.js';
 import { parseTable, writeTable } from './table-format.js';
 import type { Format } from './tool.js';
@@ -22,9 +31,6 @@ export interface Encoded {
   written?: Json;
 }
 
-/** Largest converted text returned (the input is at most 512 KiB; YAML aliases can grow it). */
-export const MAX_OUTPUT_CHARS = 4 * 1024 * 1024;
-
 function parseJson(text: string): Json {
   try {
     return toJsonModel(JSON.parse(text));
@@ -33,10 +39,11 @@ function parseJson(text: string): Json {
   }
 }
 
+/** One JSON value per line; blank lines (JSON whitespace only: not trim(), which drops U+00A0) are skipped. */
 export function parseNdjson(text: string): Json[] {
   const values: unknown[] = [];
   text.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim() === '') return;
+    if (/^[ \t\r]*$/.test(line)) return;
     try {
       values.push(JSON.parse(line));
     } catch (err) {
@@ -131,14 +138,16 @@ function encodeUnchecked(format: Format, value: Json): Encoded {
   }
 }
 
-/** Formats whose output is read back to check it holds the same data (JSON, NDJSON and YAML do). */
+/**
+ * Formats whose output is read back here, a difference becoming a warning (they cannot hold
+ * every JSON value). JSON and NDJSON hold all of it; so does YAML, whose writer reads its own
+ * output back and writes it another way when it differs (writeYaml).
+ */
 const READ_BACK: ReadonlySet<Format> = new Set(['toml', 'csv', 'tsv', 'xml', 'ini']);
 
 export function encode(format: Format, value: Json): Encoded {
   const encoded = encodeUnchecked(format, value);
-  if (encoded.output.length > MAX_OUTPUT_CHARS) {
-    throw new ToolInputError(`the converted ${format} text would exceed ${MAX_OUTPUT_CHARS} characters`);
-  }
+  checkOutputSize(format, encoded.output);
   if (READ_BACK.has(format)) {
     let back: Json;
     try {

@@ -1,7 +1,9 @@
 /**
  * Format detection: every format gets a heuristic score in 0..1 (0 = does not parse). A text
  * valid in several formats goes to the most specific one: JSON beats YAML (YAML is a superset),
- * TOML beats INI, and a lone YAML scalar (any plain word is one) scores low.
+ * TOML beats INI, and a lone YAML scalar (any plain word is one) scores low. A document that
+ * parses but holds nothing (only comments) is still a candidate, at the lowest score: an empty
+ * YAML stream first (FORMATS order breaks the tie), then TOML and INI, which read it as {}.
  */
 
 import { parse as parseToml } from 'smol-toml';
@@ -19,6 +21,9 @@ export interface Candidate {
   confidence: number;
 }
 
+/** Score of a document that parses but holds no value (comments; INI sections without keys). */
+const EMPTY_DOCUMENT = 0.1;
+
 const isStructured = (v: unknown): boolean => typeof v === 'object' && v !== null;
 
 function scoreJson(text: string): number {
@@ -29,10 +34,11 @@ function scoreJson(text: string): number {
 }
 
 function scoreNdjson(text: string): number {
-  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
+  // One value per non-blank line.
   const values = parseNdjson(text);
   const structured = values.every(isStructured);
-  if (lines.length === 1) return structured ? 0.3 : 0;
+  if (values.length === 0) return 0;
+  if (values.length === 1) return structured ? 0.3 : 0;
   return structured ? 0.95 : 0.7;
 }
 
@@ -43,20 +49,21 @@ function scoreYaml(text: string, found: Detection): number {
   const docs = readYamlDocuments(text);
   found.yamlDocuments = docs;
   const first = docs[0]?.contents;
-  if (!first) return 0.1;
+  if (!first) return EMPTY_DOCUMENT;
   if (docs.length > 1) return 0.9;
   if (isMap(first) || isSeq(first)) return first.flow ? 0.5 : 0.85;
   return text.trim().includes('\n') ? 0.1 : 0.2;
 }
 
 function scoreToml(text: string): number {
-  return Object.keys(parseToml(text, { maxDepth: MAX_DEPTH })).length > 0 ? 0.9 : 0;
+  return Object.keys(parseToml(text, { maxDepth: MAX_DEPTH })).length > 0 ? 0.9 : EMPTY_DOCUMENT;
 }
 
 function scoreIni(text: string): number {
   const shape = iniShape(text);
   if (!shape) return 0;
   parseIni(text);
+  if (shape.assignments === 0) return EMPTY_DOCUMENT;
   return shape.sections > 0 ? 0.8 : 0.7;
 }
 

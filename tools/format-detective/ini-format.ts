@@ -9,7 +9,8 @@ const ASSIGNMENT = /^\s*[^\s=[;#][^=\n]*=.*$/;
 
 /**
  * The `ini` parser accepts any text (a bare word becomes `word = true`), so detection first checks
- * the line grammar: only comments, [sections] and `key = value` lines, at least one assignment.
+ * the line grammar: only comments, [sections] and `key = value` lines (null when another line is
+ * found). A text of only comments and sections is INI too, holding no values.
  */
 export function iniShape(text: string): { sections: number; assignments: number } | null {
   let sections = 0;
@@ -20,7 +21,7 @@ export function iniShape(text: string): { sections: number; assignments: number 
     else if (ASSIGNMENT.test(line)) assignments += 1;
     else return null;
   }
-  return assignments > 0 ? { sections, assignments } : null;
+  return { sections, assignments };
 }
 
 export function parseIni(text: string): Json {

@@ -13,6 +13,15 @@ export type JsonObject = { [key: string]: Json };
 export const MAX_DEPTH = 100;
 /** Most values (scalars + containers) one document may hold after alias expansion. */
 export const MAX_NODES = 1_000_000;
+/** Largest converted text returned (the input is at most 512 KiB; YAML aliases can grow it). */
+export const MAX_OUTPUT_CHARS = 4 * 1024 * 1024;
+
+/** Refuses a converted text past MAX_OUTPUT_CHARS (checked before it is read back). */
+export function checkOutputSize(format: string, output: string): void {
+  if (output.length > MAX_OUTPUT_CHARS) {
+    throw new ToolInputError(`the converted ${format} text would exceed ${MAX_OUTPUT_CHARS} characters`);
+  }
+}
 
 export function isObject(value: Json): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

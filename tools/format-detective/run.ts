@@ -13,7 +13,10 @@ function readText(value: unknown): string {
     throw new ToolInputError(`input is larger than ${MAX_INPUT_BYTES} bytes`);
   }
   const text = value.startsWith('\uFEFF') ? value.slice(1) : value;
-  if (text.trim() === '') throw new ToolInputError('input is empty');
+  // Nothing but spaces, tabs and line breaks: blank in every format. Not trim(), which also
+  // drops characters that are data in YAML (a lone no-break space or U+2028 is a string).
+  // A text of comments is not blank: it is an empty TOML table, an empty YAML stream.
+  if (/^[ \t\r\n]*$/.test(text)) throw new ToolInputError('input is empty');
   return text;
 }
 

@@ -1,9 +1,10 @@
 /** YAML reading and writing with the `yaml` package, locked to the core (JSON-compatible) schema. */
-import { type Document, stringify } from 'yaml';
+import { type Document, stringify, type ToStringOptions } from 'yaml';
 import { ToolInputError } from '../../src/shared/tool-error.js';
 import { parseYamlFailFast, type YamlOptions } from '../_shared/yaml-fail-fast.js';
 import { findDuplicateKey, yamlDepthExceeds } from '../_shared/yaml-guards.js';
-import { type Json, MAX_DEPTH, parseFailure, toJsonModel } from './model.js';
+import { checkOutputSize, type Json, MAX_DEPTH, parseFailure, toJsonModel } from './model.js';
+import { differences } from './read-back.js';
 
 /** Alias expansions allowed per document: real files use a few; alias bombs need thousands. */
 export const MAX_ALIAS_COUNT = 50;
@@ -62,6 +63,40 @@ export function parseYaml(text: string, parsed?: Document[]): { value: Json; war
   return { value: toJsonModel(raw), warnings };
 }
 
+/**
+ * The layouts tried in turn: the library's own (plain words, block scalars), then every
+ * string and key double-quoted, where escapes spell out any character exactly.
+ */
+const LAYOUTS: ToStringOptions[] = [
+  {},
+  { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'QUOTE_DOUBLE' },
+];
+
+/**
+ * Writes YAML that this tool reads back as the same data, like every other output format.
+ * The `yaml` package's default layout is not always readable: a string starting with a space
+ * and holding a line break becomes a `|1-` block its own parser rejects at the top level, a
+ * line of spaces in a block scalar reads back empty, a leading BOM is dropped. So each layout
+ * is read back with this tool's reader and compared; the first that gives the data is returned,
+ * and output that does not read back never is.
+ */
 export function writeYaml(value: Json): string {
-  return stringify(value, { schema: 'core', aliasDuplicateObjects: false, lineWidth: 0 });
+  let reason = '';
+  for (const layout of LAYOUTS) {
+    const output = stringify(value, {
+      schema: 'core',
+      aliasDuplicateObjects: false,
+      lineWidth: 0,
+      ...layout,
+    });
+    checkOutputSize('yaml', output);
+    try {
+      const found = differences(value, parseYaml(output).value, 1);
+      if (found.length === 0) return output;
+      reason = found[0]!;
+    } catch (err) {
+      reason = err instanceof Error ? err.message : String(err);
+    }
+  }
+  throw new ToolInputError(`the data cannot be written as yaml: the output does not read back (${reason})`);
 }

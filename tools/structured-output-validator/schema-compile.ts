@@ -7,6 +7,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { isPlainObject } from './json-input.js';
+import { exposeProtoKeys, useOwnDependencies } from './proto-keys.js';
 import { findSchemaHazards } from './schema-hazards.js';
 import { findBadPatterns, findRefPath } from './schema-walk.js';
 
@@ -38,7 +39,7 @@ const DRAFT07_IDS = new Set([
  * ajv instance, so sharing one would leak schemas between requests and grow without bound.
  * unicodeRegExp stays at ajv's default (true). Schemas are meta-validated before compiling.
  * ownProperties: without it ajv reads inherited members, so `{}` fails a `toString` property
- * schema and passes `required: ["constructor"]`.
+ * schema and passes `required: ["constructor"]`. A `__proto__` property is checked too (proto-keys.ts).
  */
 export function newAjv(): Ajv {
   const ajv = new Ajv({
@@ -49,6 +50,7 @@ export function newAjv(): Ajv {
     ownProperties: true,
   });
   addFormats.default(ajv);
+  useOwnDependencies(ajv);
   return ajv;
 }
 
@@ -115,7 +117,7 @@ export function compileSchemaDocument(doc: unknown): CompileResult {
   const hazards = findSchemaHazards(doc);
   if (hazards.length > 0) return { issues: hazards, count: hazards.length };
   try {
-    return { issues: [], count: 0, validate: newAjv().compile(doc) };
+    return { issues: [], count: 0, validate: newAjv().compile(exposeProtoKeys(doc)) };
   } catch (err) {
     if (err instanceof Ajv.MissingRefError) {
       const ref = err.missingRef;

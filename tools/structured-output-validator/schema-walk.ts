@@ -21,29 +21,52 @@ const SCHEMA_ARRAYS = ['allOf', 'anyOf', 'oneOf'];
 /** Bounds the walk; the input is already depth-checked, this guards direct calls. */
 const MAX_VISITS = 200_000;
 
-export type SchemaVisitor = (schema: Record<string, unknown>, path: string) => void;
+/**
+ * `path`: JSON Pointer from the root. `ref`: the same place as a `$ref` written in this
+ * schema must name it (`#` + ref): a pointer from the nearest schema with an `$id` that
+ * changes the base URI (draft-07 resolves `#/...` against that base), URI-encoded.
+ */
+export type SchemaVisitor = (schema: Record<string, unknown>, path: string, ref: string) => void;
+
+/** A `$id` other than a bare fragment starts a new resource (ajv resolves it to a new base URI). */
+const startsResource = (s: Record<string, unknown>) =>
+  typeof s.$id === 'string' && s.$id.split('#')[0] !== '';
+
+/** A `$ref` segment; a lone surrogate cannot be encoded (and is refused as a hazard): kept as is. */
+function uriSegment(segment: string): string {
+  try {
+    return encodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 
 export function walkSchemas(root: unknown, visit: SchemaVisitor): void {
   // Breadth-first with a queue (no recursion), so the order is stable and shallow paths come first.
-  const queue: { s: unknown; p: string }[] = [{ s: root, p: '' }];
-  const push = (child: unknown, path: string) => {
-    if (queue.length < MAX_VISITS) queue.push({ s: child, p: path });
+  const queue: { s: unknown; p: string; r: string }[] = [{ s: root, p: '', r: '' }];
+  const push = (child: unknown, path: string, ref: string) => {
+    if (queue.length < MAX_VISITS) queue.push({ s: child, p: path, r: ref });
   };
   for (let i = 0; i < queue.length; i++) {
     const { s, p } = queue[i]!;
     if (!isPlainObject(s)) continue;
-    visit(s, p);
+    const r = startsResource(s) ? '' : queue[i]!.r;
+    visit(s, p, r);
     for (const kw of SCHEMA_MAPS) {
       const map = s[kw];
       if (!isPlainObject(map)) continue;
       // `dependencies` values may be arrays of names: isPlainObject skips those when popped.
-      for (const [k, v] of Object.entries(map)) push(v, `${p}/${kw}/${pointerSegment(k)}`);
+      for (const [k, v] of Object.entries(map)) {
+        const seg = pointerSegment(k);
+        push(v, `${p}/${kw}/${seg}`, `${r}/${kw}/${uriSegment(seg)}`);
+      }
     }
-    for (const kw of SCHEMA_ONE) if (kw in s) push(s[kw], `${p}/${kw}`);
+    for (const kw of SCHEMA_ONE) if (kw in s) push(s[kw], `${p}/${kw}`, `${r}/${kw}`);
     for (const kw of [...SCHEMA_ARRAYS, 'items']) {
       const list = s[kw];
-      if (Array.isArray(list)) for (const [i, v] of list.entries()) push(v, `${p}/${kw}/${i}`);
-      else if (kw === 'items') push(list, `${p}/items`);
+      if (Array.isArray(list)) {
+        for (const [i, v] of list.entries()) push(v, `${p}/${kw}/${i}`, `${r}/${kw}/${i}`);
+      } else if (kw === 'items') push(list, `${p}/items`, `${r}/items`);
     }
   }
 }
