@@ -20,14 +20,25 @@ export function seedOf(text: string): number {
   return createHash('sha256').update(text).digest().readUInt32BE(0);
 }
 
+/** The schema as the generator reads it, refused early when it is out of bounds. */
+export function prepareSchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const safe = sanitizeSchema(schema);
+  checkExpansion(safe);
+  return safe;
+}
+
+export interface Generated {
+  value: unknown;
+  /** Values made, containers included: what the attempt cost. */
+  values: number;
+}
+
 /**
- * Generates mock data from a JSON Schema with json-schema-faker, realistic values coming
+ * Generates mock data from a prepared schema with json-schema-faker, realistic values coming
  * from @faker-js/faker. Both are seeded per call and the generation is synchronous, so no
  * other call can touch the shared faker instance in between.
  */
-export function generateFromSchema(schema: Record<string, unknown>, seed: number): unknown {
-  const safe = sanitizeSchema(schema);
-  checkExpansion(safe);
+export function generateSafe(safe: Record<string, unknown>, seed: number): Generated {
   let values = 0;
   let chars = 0;
   faker.seed(seed);
@@ -60,5 +71,5 @@ export function generateFromSchema(schema: Record<string, unknown>, seed: number
   // The generator may give up (e.g. an impossible pattern) and return undefined somewhere.
   if (value === undefined)
     throw new ToolInputError('cannot generate data from this schema: no value fits it');
-  return JSON.parse(JSON.stringify(value)) as unknown;
+  return { value: JSON.parse(JSON.stringify(value)) as unknown, values };
 }

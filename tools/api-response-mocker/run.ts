@@ -2,7 +2,8 @@ import type { ToolInput } from '../../src/shared/tool-def.js';
 import { parseJsonField, ToolInputError, unsupported } from '../../src/shared/tool-error.js';
 import { lossyNumber } from '../_shared/json-exact.js';
 import { isJsonSchema } from './detect-schema.js';
-import { generateFromSchema, seedOf } from './generate.js';
+import { seedOf } from './generate.js';
+import { mockFromSchema } from './mock-body.js';
 import { parseRoute } from './route.js';
 import { buildSnippets, type MockSpec, TARGETS, type Target } from './snippets.js';
 
@@ -34,7 +35,9 @@ export default async function run(input: ToolInput, mode: string) {
   if (source === 'schema') {
     // The seed ignores status and target, so every target shows the same data.
     seed = seedOf(`${route.method} ${route.path}\n${JSON.stringify(value)}`);
-    body = generateFromSchema(value as Record<string, unknown>, seed);
+    const mock = mockFromSchema(value as Record<string, unknown>, seed);
+    body = mock.body;
+    notes.push(...mock.notes);
   } else {
     checkDepth(value, 0);
     body = value;

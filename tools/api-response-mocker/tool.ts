@@ -81,6 +81,11 @@ export default defineTool({
         'Yes. The generators are seeded from a hash of the schema and the route, so the same input always gives the same response, whichever target you pick. Change the route or the schema to get other data.',
     },
     {
+      question: 'Does the generated body always fit the schema?',
+      answer:
+        'Every body is validated against your schema with ajv (draft-07, or 2020-12 when `$schema` says so). A schema no value can fit, such as `minItems: 10` with `uniqueItems` over a one-value `enum` or an `allOf` of a string and a number, is refused with the keyword and its path. Otherwise a body that does not fit is generated again with other seeds and cheaply repaired; if it still does not fit, `notes` quotes the first validation errors (path, keyword, schema path) and the closest body is returned.',
+    },
+    {
       question: 'Which schemas are refused or bounded?',
       answer:
         'Only local `$ref`s (`#/...`) are followed; nothing is fetched. Custom `faker`/`chance` keywords, `patternProperties` and `propertyNames` are ignored. Large bounds are lowered (at most 10 array items, 256 characters, 20 properties beyond the minimums) and a response is limited to 5000 values; 1xx statuses are refused.',

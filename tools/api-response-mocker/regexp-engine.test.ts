@@ -1,0 +1,52 @@
+import { setFlagsFromString } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import { regExpEngine } from './regexp-engine.js';
+import run from './run.js';
+
+// As the worker pool does for the whole process (src/pool/pool.ts).
+setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+
+describe('user patterns as the body check tests them', () => {
+  it.each([
+    ['^[A-Z]{3}-\\d{4}$', 'ABC-1234', true],
+    ['^[A-Z]{3}-\\d{4}$', 'ABC-12345', false],
+    ['^\\p{Lu}\\p{Ll}+$', 'Émile', true],
+    ['^\\p{Lu}\\p{Ll}+$', 'émile', false],
+    ['^.$', '😀', true],
+    ['^😀?a$', 'a', true],
+    ['^\\u{1F600}$', '😀', true],
+    ['^[^x]{2}$', '😀', false],
+    // Invalid with `u` only: read as the generator reads it rather than left unchecked.
+    ['^\\d{3}\\-\\d{4}$', '555-1234', true],
+    ['^\\d{3}\\-\\d{4}$', '555 1234', false],
+  ])('%j on %j is %s, as with the u flag', (pattern, text, expected) => {
+    expect(regExpEngine(pattern, 'u').test(text)).toBe(expected);
+  });
+
+  it('keys distinct patterns apart (ajv caches compiled patterns by this text)', () => {
+    expect(String(regExpEngine('a+', 'u'))).toBe('/a+/u');
+    expect(String(regExpEngine('b+', 'u'))).not.toBe(String(regExpEngine('a+', 'u')));
+  });
+
+  // Before: ajv's `u` regex backtracked 2^n times on "aaa…a!" (about 2 s at n = 25, each
+  // extra `a` doubling it); V8's linear-time fallback only takes regexes without `u`.
+  it('a backtracking pattern checks a generated string that does not match it quickly', () => {
+    const started = performance.now();
+    expect(regExpEngine('^(a+)+$', 'u').test(`${'a'.repeat(27)}!`)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('the same through the tool: oneOf tests the string of one branch against the other', async () => {
+    const schema = {
+      oneOf: [
+        { type: 'string', pattern: '^a{28}!$' },
+        { type: 'string', pattern: '^(a+)+$' },
+      ],
+    };
+    const started = performance.now();
+    const r = await run({ response: schema, route: 'GET /a' }, 'fetch');
+    expect(r.response.body).toBe(`${'a'.repeat(28)}!`);
+    expect(r.notes).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
