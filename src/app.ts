@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import type { Server as HttpServer } from 'node:http';
+import { availableParallelism } from 'node:os';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import { defaultMaxConnections } from './config/fd-limit.js';
 import { type HubConfig, loadConfig } from './config/index.js';
 import { resolvePolicies } from './config/policy.js';
 import { HubError } from './errors.js';
+import { clientErrorHandler } from './http/client-error.js';
+import { guardConnections } from './http/connections.js';
+import accessLogPlugin from './plugins/access-log.js';
 import cataloguePlugin from './plugins/catalogue.js';
 import errorsPlugin from './plugins/errors.js';
 import jsonBodyPlugin from './plugins/json-body.js';
@@ -10,6 +16,7 @@ import limitsPlugin from './plugins/limits.js';
 import metricsPlugin from './plugins/metrics.js';
 import poolPlugin from './plugins/pool.js';
 import pressurePlugin from './plugins/pressure.js';
+import refusalsPlugin from './plugins/refusals.js';
 import runnerPlugin from './plugins/runner.js';
 import { scanTools } from './registry.js';
 import dedicatedRoutes from './routes/dedicated.js';
@@ -45,6 +52,7 @@ export async function buildApp(options: BuildOptions = {}) {
     config.policyFile,
   );
 
+  const maxConnections = env.MAX_CONNECTIONS || defaultMaxConnections();
   const app = Fastify({
     logger: options.logger ?? { level: env.LOG_LEVEL },
     // fastify accepts a hop count at run time; its types omit it.
@@ -62,6 +70,19 @@ export async function buildApp(options: BuildOptions = {}) {
     // Requests that arrive while closing get our own 503 below, not fastify's shape.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
+    // A request (headers and body) must arrive within REQUEST_TIMEOUT_MS; Node checks every second.
+    requestTimeout: env.REQUEST_TIMEOUT_MS,
+    // Node applies a request timeout only while headersTimeout is not longer than it, and
+    // only when both are given at construction.
+    http: {
+      connectionsCheckingInterval: 1000,
+      requestTimeout: env.REQUEST_TIMEOUT_MS,
+      headersTimeout: Math.min(env.REQUEST_TIMEOUT_MS, 60_000),
+    },
+    clientErrorHandler: clientErrorHandler({
+      requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+      onRefused: (address) => app.refusals?.count(address),
+    }),
   });
 
   app.decorate('hubConfig', config);
@@ -85,15 +106,17 @@ export async function buildApp(options: BuildOptions = {}) {
     if (closing) reply.header('Connection', 'close');
     done(null, payload);
   });
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: reply.elapsedTime },
-      'request completed',
+  // An HTTP/1.1 server: the `http` option above only widens fastify's inferred server type.
+  guardConnections(app.server as unknown as HttpServer, maxConnections, app.log);
+  if (env.POOL_THREADS > 2 * availableParallelism()) {
+    app.log.warn(
+      `POOL_THREADS=${env.POOL_THREADS} is far above the ${availableParallelism()} CPU cores: runs will compete for them`,
     );
-    done();
-  });
+  }
 
+  await app.register(accessLogPlugin);
   await app.register(errorsPlugin);
+  await app.register(refusalsPlugin, { limit: env.REFUSAL_LIMIT });
   await app.register(jsonBodyPlugin);
   await app.register(pressurePlugin, env);
   await app.register(limitsPlugin, {

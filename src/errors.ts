@@ -1,3 +1,5 @@
+import { boundMessage } from './shared/quote.js';
+
 /**
  * Every error code of the hub, declared once with its HTTP status (CONTRACT §2).
  * The error handler, the README table and the OpenAPI document all read this table;
@@ -21,8 +23,8 @@ export const ERROR_TABLE = {
   },
   INPUT_TOO_LARGE: {
     status: 413,
-    otherStatuses: [],
-    when: "tool input over the tool's `inputMaxBytes`, or the HTTP body over the hard cap",
+    otherStatuses: [431],
+    when: "tool input over the tool's `inputMaxBytes`, or the HTTP body over the hard cap (request headers over Node's limit: 431)",
   },
   RATE_LIMITED: {
     status: 429,
@@ -41,8 +43,8 @@ export const ERROR_TABLE = {
   },
   TIMEOUT: {
     status: 504,
-    otherStatuses: [],
-    when: "the run passed the tool's `timeoutMs` of execution; its worker was terminated",
+    otherStatuses: [408],
+    when: "the run passed the tool's `timeoutMs` of execution; its worker was terminated (408: the request itself did not arrive within `REQUEST_TIMEOUT_MS`)",
   },
   INTERNAL_ERROR: {
     status: 500,
@@ -91,7 +93,7 @@ export class HubError extends Error {
   runtime: Record<string, unknown> | undefined;
 
   constructor(code: ErrorCode, message: string, opts: HubErrorOptions = {}) {
-    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    super(boundMessage(message), opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'HubError';
     this.code = code;
     const entry = ERROR_TABLE[code];
@@ -104,6 +106,14 @@ export class HubError extends Error {
     this.rateLimit = opts.rateLimit;
     this.runtime = opts.runtime;
   }
+}
+
+/** The ToolRunError body of an error (every surface that answers over HTTP renders it so). */
+export function errorJson(err: HubError): string {
+  const body: Record<string, unknown> = { ok: false, error: err.message, errorCode: err.code };
+  if (err.rateLimit) body.rateLimit = err.rateLimit;
+  if (err.runtime) body.runtime = err.runtime;
+  return JSON.stringify(body);
 }
 
 /** Renders the README's error table from ERROR_TABLE (the README embeds exactly this text). */

@@ -20,6 +20,12 @@ function childrenOf<C>(metric: { labels(...values: string[]): C }): (...values: 
   };
 }
 
+const TOTAL_GAUGES = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
+
 const RUN_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
@@ -46,6 +52,9 @@ export class HubMetrics {
   constructor(opts: { pool: () => PoolStats; storeDegraded: () => number; storeMode: string }) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
+    // Gauges may not end in `_total` (promtool check metrics); the per-type gauges of the
+    // same name without the suffix stay, and their sum is the total.
+    for (const name of TOTAL_GAUGES) this.registry.removeSingleMetric(name);
     this.runs = new Counter({
       name: 'toolhub_runs_total',
       help: 'Tool runs by tool, surface, source and outcome (ok or the errorCode)',

@@ -33,7 +33,15 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  await app.listen({ port, host });
+  try {
+    await app.listen({ port, host });
+  } catch (err) {
+    // A host that does not resolve, a port in use or not allowed: one line, no stack.
+    const e = err as NodeJS.ErrnoException;
+    process.stderr.write(`tool-hub: cannot listen on HOST=${host} PORT=${port}: ${e.code ?? e.message}\n`);
+    await app.close().catch(() => {});
+    process.exit(1);
+  }
 }
 
 await main();

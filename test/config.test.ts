@@ -1,10 +1,12 @@
+import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadEnv } from '../src/config/env.js';
-import { FIXTURE_TOOLS, NO_TOOLS, policyFile } from './helpers.js';
+import { FIXTURE_TOOLS, freePort, NO_TOOLS, policyFile } from './helpers.js';
+import { serverJs } from './server-process.js';
 
 const boot = (env: Record<string, string>) =>
   buildApp({
@@ -68,3 +70,48 @@ describe('configuration checked at boot', () => {
     await expect(boot({ POLICY_FILE: '/does/not/exist.json' })).rejects.toThrow(/ENOENT/);
   });
 });
+
+describe('a bad environment stops the real process with one line', () => {
+  it.each([
+    [{ TRUST_PROXY: 'maybe' }, /^tool-hub: TRUST_PROXY="maybe"/],
+    [{ HOST: '999.1.1.1' }, /^tool-hub: HOST="999.1.1.1" is not an IP address/],
+    [
+      { HOST: 'no-such-host.invalid' },
+      /^tool-hub: cannot listen on HOST=no-such-host.invalid PORT=\d+: ENOTFOUND/,
+    ],
+    [{ POOL_THREADS: 'many' }, /^tool-hub: invalid environment: POOL_THREADS="many"/],
+  ])('%j', async (env, message) => {
+    const { status, stderr } = await runServer(env);
+    expect(status).toBe(1);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(message);
+    expect(stderr).not.toMatch(/\bat .+:\d+:\d+/);
+  });
+});
+
+describe('boot warnings', () => {
+  it('warns when POOL_THREADS is far above the cores', async () => {
+    const lines: string[] = [];
+    const app = await buildApp({
+      logger: { level: 'warn', stream: { write: (line: string) => lines.push(line) } },
+      toolsDir: NO_TOOLS,
+      env: { EXTRA_TOOL_DIRS: FIXTURE_TOOLS, POOL_THREADS: String(2 * availableParallelism() + 1) },
+    });
+    await app.close();
+    expect(lines.join('')).toMatch(/POOL_THREADS=\d+ is far above the \d+ CPU cores/);
+  });
+});
+
+/** Runs the built server with `env` on a free port until it exits (it must, here). */
+async function runServer(env: Record<string, string>): Promise<{ status: number | null; stderr: string }> {
+  const proc = spawn(process.execPath, [serverJs], {
+    env: { ...process.env, PORT: String(await freePort()), LOG_LEVEL: 'warn', POOL_THREADS: '1', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  proc.stderr.on('data', (d) => {
+    stderr += String(d);
+  });
+  const status = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
+  return { status, stderr };
+}

@@ -12,19 +12,36 @@ export interface Instance {
   base: string;
   exited: Promise<number | null>;
   stderr: () => string;
+  /** What the server logged (pino writes to stdout). */
+  stdout: () => string;
 }
 
-export async function startInstance(env: Record<string, string>): Promise<Instance> {
+export interface StartOptions {
+  /** Soft limit on open files (`ulimit -n`) of the server process. */
+  openFiles?: number;
+}
+
+export async function startInstance(env: Record<string, string>, opts: StartOptions = {}): Promise<Instance> {
   if (!existsSync(serverJs))
     throw new Error(`${serverJs} is missing: run 'npm run build' (npm test does it)`);
   const port = await freePort();
-  const proc = spawn(process.execPath, [serverJs], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const serverEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env };
+  const stdio: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
+  // `exec` keeps the PID the server's own, so it is stopped by its PID.
+  const proc =
+    opts.openFiles === undefined
+      ? spawn(process.execPath, [serverJs], { env: serverEnv, stdio })
+      : spawn('bash', ['-c', `ulimit -n ${opts.openFiles} && exec "$0" "$1"`, process.execPath, serverJs], {
+          env: serverEnv,
+          stdio,
+        });
   let stderr = '';
+  let stdout = '';
   proc.stderr?.on('data', (d) => {
     stderr += String(d);
+  });
+  proc.stdout?.on('data', (d) => {
+    stdout += String(d);
   });
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   const base = `http://127.0.0.1:${port}`;
@@ -45,7 +62,7 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
     if (Date.now() > deadline) throw new Error(`server did not become ready: ${stderr}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { proc, base, exited, stderr: () => stderr };
+  return { proc, base, exited, stderr: () => stderr, stdout: () => stdout };
 }
 
 /** Stops an instance by its own PID (SIGKILL: tests that check SIGTERM send it themselves). */

@@ -146,6 +146,30 @@ export const ENV_SCHEMA = {
       description:
         'Public base address of the hub in descriptors and OpenAPI (default: http://localhost:PORT)',
     },
+    REQUEST_TIMEOUT_MS: {
+      type: 'integer',
+      minimum: 1000,
+      maximum: 600000,
+      default: 30000,
+      description:
+        'Longest time to receive a whole request (headers and body); a stalled upload is cut with 408 TIMEOUT',
+    },
+    MAX_CONNECTIONS: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 1000000,
+      default: 0,
+      description:
+        'Open client connections at most; more are refused at accept. 0: three quarters of the file-descriptor limit',
+    },
+    REFUSAL_LIMIT: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 1000000,
+      default: 60,
+      description:
+        'Requests per minute per client refused before the rate limiter (400, 404, 405, 408, 413, 415, 431) before that client gets 429 at once; 0: off',
+    },
     EXTRA_TOOL_DIRS: {
       type: 'string',
       default: '',
@@ -173,6 +197,9 @@ export interface EnvConfig {
   BODY_LIMIT_BYTES: number;
   SHUTDOWN_TIMEOUT_MS: number;
   EXTRA_TOOL_DIRS: string;
+  REQUEST_TIMEOUT_MS: number;
+  MAX_CONNECTIONS: number;
+  REFUSAL_LIMIT: number;
   PUBLIC_BASE_URL?: string;
   PRESSURE_MAX_EVENT_LOOP_DELAY_MS: number;
   PRESSURE_MAX_EVENT_LOOP_UTILIZATION: number;

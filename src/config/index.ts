@@ -1,3 +1,4 @@
+import { checkHost, parseTrustProxy } from './addresses.js';
 import { type EnvConfig, loadEnv } from './env.js';
 import { type PolicyFile, readPolicyFile } from './policy.js';
 
@@ -13,6 +14,7 @@ export interface HubConfig {
 /** Everything configurable, read and checked once at boot; throws ConfigError on a bad value. */
 export function loadConfig(vars: Record<string, string | undefined>): HubConfig {
   const env = loadEnv(vars);
+  checkHost(env.HOST);
   const policyFile = env.POLICY_FILE ? readPolicyFile(env.POLICY_FILE) : {};
   return {
     env,
@@ -21,13 +23,6 @@ export function loadConfig(vars: Record<string, string | undefined>): HubConfig 
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     extraToolDirs: splitList(env.EXTRA_TOOL_DIRS),
   };
-}
-
-function parseTrustProxy(value: string): boolean | number | string[] {
-  if (value === 'false' || value === '0' || value === '') return false;
-  if (value === 'true') return true;
-  if (/^\d+$/.test(value)) return Number(value);
-  return splitList(value);
 }
 
 export function splitList(value: string): string[] {

@@ -13,6 +13,10 @@ export class LimiterRedis {
   private readonly coolDownMs: number;
   /** Called on every fall-back (metrics). */
   onFallback: (reason: string) => void = () => {};
+  /** Called when the store goes away (`down`, with why) and when it serves again (`up`): the log. */
+  onStateChange: (state: 'up' | 'down', reason: string) => void = () => {};
+  private down = false;
+  private recoveryCheck: NodeJS.Timeout | null = null;
 
   constructor(url: string, commandTimeoutMs: number, coolDownMs = 1000) {
     this.coolDownMs = coolDownMs;
@@ -27,6 +31,7 @@ export class LimiterRedis {
     });
     // Without a listener ioredis prints every connection error; health is tracked instead.
     this.client.on('error', () => this.failed('connection error'));
+    this.client.on('ready', () => this.markUp());
     // No fixed key count: the caller sends one call for many requests (src/limits/redis-batch.ts).
     this.client.defineCommand('toolhubAdmit', { lua: ADMIT_LUA });
     this.client.defineCommand('toolhubRelease', { lua: RELEASE_LUA });
@@ -45,9 +50,27 @@ export class LimiterRedis {
   failed(reason: string): void {
     this.lastFailureAt = Date.now();
     this.onFallback(reason);
+    if (this.down) return;
+    this.down = true;
+    this.onStateChange('down', reason);
+    // A slow Redis fails commands without dropping the connection (no 'ready' comes
+    // again): the store counts as back once it has gone a while without failing.
+    this.recoveryCheck = setInterval(() => {
+      if (!this.degraded) this.markUp();
+    }, this.coolDownMs);
+    this.recoveryCheck.unref();
+  }
+
+  private markUp(): void {
+    if (this.recoveryCheck) clearInterval(this.recoveryCheck);
+    this.recoveryCheck = null;
+    if (!this.down) return;
+    this.down = false;
+    this.onStateChange('up', 'serving again');
   }
 
   async close(): Promise<void> {
+    if (this.recoveryCheck) clearInterval(this.recoveryCheck);
     try {
       await this.client.quit();
     } catch {

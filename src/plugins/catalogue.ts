@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { buildCatalogue, type Catalogue, type Served } from '../catalogue/catalogue.js';
 import type { CatalogueContext } from '../catalogue/descriptor.js';
 import { HubError } from '../errors.js';
+import { quote } from '../shared/quote.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,7 +39,7 @@ export default fp<Omit<CatalogueContext, 'tools' | 'policies'>>(
       if (!doc)
         throw new HubError(
           'INVALID_INPUT',
-          `no tool descriptor '${req.params.file}'; try /api/skills-index.json`,
+          `no tool descriptor ${quote(req.params.file)}; try /api/skills-index.json`,
           { status: 404 },
         );
       return send(req, reply, doc);

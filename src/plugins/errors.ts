@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ERROR_TABLE, type ErrorCode, HubError } from '../errors.js';
+import { ERROR_TABLE, type ErrorCode, errorJson, HubError } from '../errors.js';
+import { quote } from '../shared/quote.js';
 
 /**
  * One error handler reads the error table (src/errors.ts). Every non-2xx answer is a
@@ -37,7 +38,7 @@ export default fp(
           reply,
           new HubError(
             'TOOL_WRONG_SURFACE',
-            `${request.method} is not allowed on ${path}; allowed: ${allow}`,
+            `${request.method} is not allowed on ${quote(path)}; allowed: ${allow}`,
             {
               status: 405,
               headers: { Allow: allow },
@@ -47,7 +48,7 @@ export default fp(
       }
       return sendError(
         reply,
-        new HubError('INVALID_INPUT', `no route ${request.method} ${path}`, { status: 404 }),
+        new HubError('INVALID_INPUT', `no route ${request.method} ${quote(path)}`, { status: 404 }),
       );
     });
   },
@@ -55,14 +56,13 @@ export default fp(
 );
 
 export function sendError(reply: FastifyReply, err: HubError): FastifyReply {
-  const body: Record<string, unknown> = { ok: false, error: err.message, errorCode: err.code };
-  if (err.rateLimit) body.rateLimit = err.rateLimit;
-  if (err.runtime) body.runtime = err.runtime;
+  reply.request.errorCode = err.code;
+  if (typeof err.runtime?.toolId === 'string') reply.request.toolId = err.runtime.toolId;
   return reply
     .code(err.status)
     .headers(err.headers)
     .type('application/json; charset=utf-8')
-    .send(JSON.stringify(body));
+    .send(errorJson(err));
 }
 
 /** Maps an error raised by fastify itself (or a bug) onto the table. */

@@ -18,10 +18,16 @@ export function nestsDeeper(value: unknown, levels: number): boolean {
   return false;
 }
 
-/** fastify's own JSON parser (prototype-poisoning checks included), plus the depth bound. */
+/**
+ * fastify's own JSON parser plus the depth bound. `__proto__` and `constructor` keys are
+ * kept as what JSON.parse makes of them, plain own data properties, instead of refusing
+ * the body as "not valid JSON": a validator or a converter must see exactly the JSON it
+ * was sent. Nothing in the hub merges request objects by assignment (the fuzz test
+ * checks no prototype is polluted); as top-level fields they are refused as unknown.
+ */
 export default fp(
   async (app) => {
-    const parse = app.getDefaultJsonParser('error', 'error');
+    const parse = app.getDefaultJsonParser('ignore', 'ignore');
     app.removeContentTypeParser('application/json');
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
       parse(request, body as string, (err: Error | null, value?: unknown) => {

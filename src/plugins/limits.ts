@@ -37,11 +37,23 @@ export default fp<LimitsOptions>(
       inFlight: new ToolInFlight(),
     });
     if (redis) {
+      redis.onStateChange = (state, reason) =>
+        state === 'down'
+          ? app.log.warn(
+              { reason },
+              'limiter store (Redis) unreachable: counting in-process on the insurance limiter',
+            )
+          : app.log.warn('limiter store (Redis) is back: counting in Redis again');
       // Boot does not wait for Redis: the insurance store serves until it is there.
       await Promise.race([
         new Promise((resolve) => redis.client.once('ready', resolve)),
         new Promise((resolve) => setTimeout(resolve, 2000).unref()),
       ]);
+      if (redis.client.status !== 'ready') {
+        app.log.warn(
+          'Redis (REDIS_URL) is not reachable at boot: serving on the in-process insurance limiter until it is',
+        );
+      }
       app.addHook('onClose', async () => redis.close());
     }
   },

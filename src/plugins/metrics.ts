@@ -16,7 +16,11 @@ export default fp(
       storeMode: app.limits.redis ? 'redis' : 'memory',
     });
     app.decorate('metrics', metrics);
-    app.pool.onRestart = () => metrics.workerRestarts.inc();
+    const logRestart = app.pool.onRestart;
+    app.pool.onRestart = () => {
+      logRestart();
+      metrics.workerRestarts.inc();
+    };
     app.pool.onBatch = (runs) => metrics.batchRuns.observe(runs);
     if (app.limits.redis)
       app.limits.redis.onFallback = (reason) => metrics.limiterFallbacks.labels(classify(reason)).inc();

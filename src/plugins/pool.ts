@@ -19,6 +19,8 @@ export default fp<PoolOptions>(
   async (app, opts) => {
     const pool = new ToolPool(opts);
     pool.onError = (err) => app.log.error({ err }, 'worker thread error');
+    pool.onRestart = () =>
+      app.log.warn('worker thread replaced: a run passed its deadline or heap limit, or its worker died');
     app.decorate('pool', pool);
     // Boot waits for the workers to load their tools, but not past WARM_UP_WAIT_MS: on a
     // starved machine (seen in CI with two suites sharing 2 cores) loading can outlast
@@ -31,7 +33,9 @@ export default fp<PoolOptions>(
       app.log.warn(
         `workers still loading after ${WARM_UP_WAIT_MS} ms; serving, runs queue until they are up`,
       );
-      warm.catch((err: unknown) => app.log.error({ err }, 'worker warm-up failed'));
+      warm.catch((err: unknown) => {
+        if (!pool.closed) app.log.error({ err }, 'worker warm-up failed');
+      });
     }
     app.addHook('onClose', async () => pool.close());
   },

@@ -60,6 +60,7 @@ export class ToolPool {
   private sweeper: NodeJS.Timeout | null = null;
   private warming: Promise<void> | null = null;
   private loaded = false;
+  private closing = false;
   /** Called for each worker created after the first ones: a replacement of a terminated or dead one. */
   onRestart: () => void = () => {};
   /** Called with the number of runs of every batch sent to a worker (metrics). */
@@ -106,6 +107,11 @@ export class ToolPool {
       this.loaded = true;
     });
     return this.warming;
+  }
+
+  /** True once close() was called: a warm-up that fails after it was cut short, not broken. */
+  get closed(): boolean {
+    return this.closing;
   }
 
   /** True once every worker has loaded its tools. */
@@ -282,7 +288,13 @@ export class ToolPool {
    * server has answered every request, so no run is waiting here any more.
    */
   async close(): Promise<void> {
-    await Promise.all(this.lanes.map((lane) => lane.piscina.close()));
+    this.closing = true;
+    // Workers still loading their tools hold nothing worth waiting for (no run is left by
+    // now): terminate them instead of waiting out the load, which on a starved machine
+    // kept shutdown hanging for tens of seconds.
+    await Promise.all(
+      this.lanes.map((lane) => (this.loaded ? lane.piscina.close() : lane.piscina.destroy())),
+    );
     if (this.sweeper) clearInterval(this.sweeper);
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HubError } from '../errors.js';
 import { fromDedicated } from '../run/input.js';
 import { SOURCES, type Source } from '../run/runtime-input.js';
+import { quote } from '../shared/quote.js';
 import type { ToolEndpoint } from '../shared/tool-def.js';
 import { sendAnswer } from './runtime.js';
 
@@ -46,7 +47,7 @@ function readFields(
     delete query.source;
     for (const [key, value] of Object.entries(query)) {
       if (Array.isArray(value))
-        throw new HubError('INVALID_INPUT', `parameter '${key}' is given more than once`);
+        throw new HubError('INVALID_INPUT', `parameter ${quote(key)} is given more than once`);
     }
     return query;
   }

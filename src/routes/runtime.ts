@@ -23,5 +23,6 @@ export default async function runtimeRoutes(app: FastifyInstance): Promise<void>
 }
 
 export function sendAnswer(reply: FastifyReply, answer: RunAnswer): FastifyReply {
+  reply.request.toolId = answer.toolId;
   return reply.headers(answer.headers).type('application/json; charset=utf-8').send(answer.body);
 }

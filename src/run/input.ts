@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 import { HubError } from '../errors.js';
 import type { RegisteredTool } from '../registry.js';
+import { quote } from '../shared/quote.js';
 import type { FieldMap, Slot, ToolDefinition, ToolEndpoint, ToolInput } from '../shared/tool-def.js';
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable is `.default`.
@@ -47,7 +48,7 @@ export function resolveMode(def: ToolDefinition, requested: unknown, allowed: re
   if (found) return found;
   throw new HubError(
     'UNSUPPORTED_OPTION',
-    `mode '${requested}' is not supported by ${def.id}; supported: ${allowed.join(', ')}`,
+    `mode ${quote(requested)} is not supported by ${def.id}; supported: ${allowed.join(', ')}`,
   );
 }
 
@@ -140,7 +141,7 @@ function describe(def: ToolDefinition, mode: string, err: ErrorObject): HubError
       const extra = String(err.params.additionalProperty);
       return new HubError(
         'INVALID_INPUT',
-        `unknown field '${extra}'; fields of ${def.id}: ${[...known, def.modeField].filter(Boolean).join(', ')}`,
+        `unknown field ${quote(extra)}; fields of ${def.id}: ${[...known, def.modeField].filter(Boolean).join(', ')}`,
       );
     }
     default:

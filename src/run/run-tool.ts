@@ -8,6 +8,7 @@ import { endOfTurn } from '../limits/redis-batch.js';
 import type { HubMetrics } from '../metrics.js';
 import type { ToolPool } from '../pool/pool.js';
 import type { RegisteredTool } from '../registry.js';
+import { quote } from '../shared/quote.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
 import { inputBytes, type ResolvedInput, validateInput } from './input.js';
 import { ResultCache } from './result-cache.js';
@@ -36,10 +37,11 @@ export interface ToolCall {
   resolve: (def: ToolDefinition) => ResolvedInput;
   client: string;
   requestId: string;
-  log: { error(obj: object, msg: string): void };
+  log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
 export interface RunAnswer {
+  toolId: string;
   headers: Record<string, string | number>;
   /** The ToolRunSuccess body, already serialised. */
   body: string;
@@ -55,7 +57,7 @@ export async function runTool(hub: Hub, call: ToolCall): Promise<RunAnswer> {
   if (!tool) {
     throw new HubError(
       'INVALID_INPUT',
-      `unknown toolId '${call.toolId}'; known: ${[...hub.tools.keys()].join(', ')}`,
+      `unknown toolId ${quote(call.toolId)}; known: ${[...hub.tools.keys()].join(', ')}`,
     );
   }
   const def = tool.def;
@@ -141,7 +143,7 @@ async function admitAndRun(
   if (cached !== undefined) {
     runtime.cached = true;
     hub.metrics.recordRun(def.id, call.surface, call.source, 'ok', 0, -1);
-    return { headers, body: success(cached, runtime) };
+    return { toolId: def.id, headers, body: success(cached, runtime) };
   }
   if (!hub.inFlight.tryAcquire(def.id, policy.maxInFlight)) {
     await hub.admission.release(lease!, policy, 0);
@@ -171,9 +173,15 @@ async function admitAndRun(
   );
   if (outcome.ok) {
     if (cacheKey !== null) hub.cache.set(cacheKey, outcome.json, policy.cacheTtlSec);
-    return { headers, body: success(outcome.json, runtime) };
+    return { toolId: def.id, headers, body: success(outcome.json, runtime) };
   }
   if (outcome.detail) call.log.error({ toolId: def.id, detail: outcome.detail }, 'tool run failed');
+  if (outcome.code === 'TIMEOUT') {
+    call.log.warn(
+      { toolId: def.id, client: call.client, timeoutMs: policy.timeoutMs },
+      'run passed its deadline; its worker was terminated',
+    );
+  }
   if (outcome.code === 'CONCURRENCY_LIMIT') headers['Retry-After'] = 1;
   const err = new HubError(outcome.code, outcome.message, outcome.status ? { status: outcome.status } : {});
   err.runtime = runtime;

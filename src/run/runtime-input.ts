@@ -1,5 +1,6 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { HubError } from '../errors.js';
+import { quote } from '../shared/quote.js';
 import type { GenericInput } from './input.js';
 
 export const SOURCES = ['web', 'api', 'mcp', 'direct_framework'] as const;
@@ -63,13 +64,14 @@ export function readRuntimeCall(raw: unknown, from: 'query' | 'body'): RuntimeCa
   const obj = raw as Record<string, unknown>;
   if (from === 'query') {
     const repeated = Object.keys(obj).find((k) => Array.isArray(obj[k]));
-    if (repeated) throw new HubError('INVALID_INPUT', `parameter '${repeated}' is given more than once`);
+    if (repeated) throw new HubError('INVALID_INPUT', `parameter ${quote(repeated)} is given more than once`);
   }
   const nested = 'input' in obj;
   if (nested) {
     // Mixing both shapes is ambiguous: say so rather than "unknown field".
     const mixed = INPUT_KEYS.find((k) => k in obj);
-    if (mixed) throw new HubError('INVALID_INPUT', `'${mixed}' given both at the top level and in input`);
+    if (mixed)
+      throw new HubError('INVALID_INPUT', `${quote(mixed)} given both at the top level and in input`);
   }
   const validate = nested ? validateNested : validateFlat;
   if (!validate(obj)) throw new HubError('INVALID_INPUT', describe(validate.errors?.[0], from));
@@ -98,7 +100,7 @@ function describe(err: ErrorObject | undefined, from: 'query' | 'body'): string 
     }
     case 'additionalProperties': {
       const extra = `${at ? `${at}.` : ''}${String(err.params.additionalProperty)}`;
-      return `unknown ${from === 'query' ? 'parameter' : 'field'} '${extra}'`;
+      return `unknown ${from === 'query' ? 'parameter' : 'field'} ${quote(extra)}`;
     }
     case 'enum':
       return `${at} must be one of: ${(err.params.allowedValues as string[]).join(', ')}`;

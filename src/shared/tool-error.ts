@@ -3,6 +3,8 @@
  * boundary as objects (structured clone drops the class): the worker turns them
  * into a result envelope with `code` and `message`.
  */
+import { quote } from './quote.js';
+
 export type ToolErrorCode = 'INVALID_INPUT' | 'UNSUPPORTED_OPTION' | 'BUDGET_EXCEEDED';
 
 export class ToolInputError extends Error {
@@ -17,7 +19,7 @@ export class ToolInputError extends Error {
 /** Shorthand for the common "option not supported" error that lists what is. */
 export function unsupported(what: string, value: unknown, supported: readonly string[]): ToolInputError {
   return new ToolInputError(
-    `${what} '${String(value)}' is not supported; supported: ${supported.join(', ')}`,
+    `${what} ${quote(value)} is not supported; supported: ${supported.join(', ')}`,
     'UNSUPPORTED_OPTION',
   );
 }

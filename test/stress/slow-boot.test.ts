@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { LOAD_MS } from '../fixtures/slow-load/fx-slow-load/tool.js';
 import { NO_TOOLS } from '../helpers.js';
 
 const SLOW_LOAD = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'slow-load');
@@ -37,5 +38,19 @@ describe('a pool slow to load its tools', () => {
     } finally {
       await app.close();
     }
+  }, 90_000);
+
+  it('shuts down without waiting for workers that are still loading', async () => {
+    const started = Date.now();
+    const app = await buildApp({
+      logger: false,
+      toolsDir: NO_TOOLS,
+      env: { LOG_LEVEL: 'silent', EXTRA_TOOL_DIRS: SLOW_LOAD, POOL_THREADS: '1' },
+    });
+    await app.ready();
+    expect(app.pool.warm).toBe(false);
+    await app.close();
+    // Every worker was still inside the fixture's LOAD_MS load: close did not wait it out.
+    expect(Date.now() - started).toBeLessThan(LOAD_MS);
   }, 90_000);
 });

@@ -1,0 +1,54 @@
+/** Statuses a request is refused with before it reaches the rate limiter (junk). */
+export const REFUSAL_STATUSES = new Set([400, 401, 404, 405, 408, 413, 415, 431]);
+
+interface Window {
+  count: number;
+  resetAt: number;
+}
+
+/**
+ * Requests refused per client in a fixed window, so that junk (bodies over the cap,
+ * malformed JSON, unknown routes) costs its sender: past `limit` refusals the client is
+ * answered 429 before its body is read. Hand-written rather than rate-limiter-flexible:
+ * it is asked on every request before the body, synchronously, without a promise.
+ */
+export class RefusalCounter {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(
+    readonly limit: number,
+    private readonly windowMs = 60_000,
+  ) {}
+
+  /** Seconds until `client` may be answered again, or 0 when it is not blocked. */
+  blockedFor(client: string, now = Date.now()): number {
+    if (this.limit === 0) return 0;
+    const w = this.windows.get(client);
+    if (!w || w.resetAt <= now || w.count < this.limit) return 0;
+    return Math.max(1, Math.ceil((w.resetAt - now) / 1000));
+  }
+
+  count(client: string, now = Date.now()): void {
+    if (this.limit === 0) return;
+    let w = this.windows.get(client);
+    if (!w || w.resetAt <= now) {
+      if (this.windows.size >= 100_000) this.sweep(now);
+      w = { count: 0, resetAt: now + this.windowMs };
+      this.windows.set(client, w);
+    }
+    w.count++;
+  }
+
+  /** Drops ended windows so the map cannot grow without bound. */
+  private sweep(now: number): void {
+    for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
+    // Still full of live windows (a spray of addresses): forget the oldest half.
+    if (this.windows.size >= 100_000) {
+      let drop = this.windows.size / 2;
+      for (const k of this.windows.keys()) {
+        if (drop-- <= 0) break;
+        this.windows.delete(k);
+      }
+    }
+  }
+}

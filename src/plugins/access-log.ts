@@ -1,0 +1,40 @@
+import fp from 'fastify-plugin';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The tool a request ran (or tried to), for the access log. */
+    toolId: string | null;
+    /** The errorCode of a non-2xx answer, for the access log. */
+    errorCode: string | null;
+  }
+}
+
+/** Longest URL written to the log: a 16 kB query string is not worth its bytes there. */
+const URL_LOG_MAX = 200;
+
+/**
+ * One access line per request, at info: client address, method, URL (cut), status, time,
+ * and the toolId and errorCode when there is one, so an operator can grep who called what
+ * and why it failed.
+ */
+export default fp(
+  async (app) => {
+    app.decorateRequest('toolId', null);
+    app.decorateRequest('errorCode', null);
+    app.addHook('onResponse', (request, reply, done) => {
+      const url = request.url.length > URL_LOG_MAX ? `${request.url.slice(0, URL_LOG_MAX)}…` : request.url;
+      const line: Record<string, unknown> = {
+        client: request.ip,
+        method: request.method,
+        url,
+        statusCode: reply.statusCode,
+        ms: reply.elapsedTime,
+      };
+      if (request.toolId !== null) line.toolId = request.toolId;
+      if (request.errorCode !== null) line.errorCode = request.errorCode;
+      request.log.info(line, 'request completed');
+      done();
+    });
+  },
+  { name: 'toolhub-access-log' },
+);

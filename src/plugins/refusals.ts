@@ -1,0 +1,44 @@
+import fp from 'fastify-plugin';
+import { HubError } from '../errors.js';
+import { REFUSAL_STATUSES, RefusalCounter } from '../http/refusals.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    refusals: RefusalCounter;
+  }
+}
+
+/** Health and metrics answer a blocked address too: its operator's probes may share it. */
+const EXEMPT = /^\/(healthz|readyz|metrics)\/?(\?|$)/;
+
+/**
+ * Junk costs its sender (README "Limits"): requests refused before the rate limiter are
+ * counted per client, and past REFUSAL_LIMIT a minute the client is answered 429
+ * RATE_LIMITED in onRequest, before its body is read, and the connection is closed.
+ */
+export default fp<{ limit: number }>(
+  async (app, opts) => {
+    const refusals = new RefusalCounter(opts.limit);
+    app.decorate('refusals', refusals);
+    if (opts.limit === 0) return;
+    app.addHook('onRequest', (request, _reply, done) => {
+      const wait = refusals.blockedFor(request.ip);
+      if (wait === 0 || EXEMPT.test(request.url)) return done();
+      done(
+        new HubError(
+          'RATE_LIMITED',
+          `too many refused requests from this client (${opts.limit} a minute); fix the requests and retry after ${wait} s`,
+          { headers: { 'Retry-After': wait, Connection: 'close' } },
+        ),
+      );
+    });
+    app.addHook('onResponse', (request, reply, done) => {
+      // A refusal that passed the rate limiter is counted there already.
+      if (REFUSAL_STATUSES.has(reply.statusCode) && !reply.hasHeader('x-ratelimit-limit')) {
+        refusals.count(request.ip);
+      }
+      done();
+    });
+  },
+  { name: 'toolhub-refusals', dependencies: ['toolhub-errors'] },
+);
