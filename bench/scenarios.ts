@@ -40,9 +40,8 @@ const SHORT_RUN = post(RUN_PATH, tokenCounterBody(SHORT_TEXT));
 /** Connections for the large inputs: 64 × 512 KiB in flight would measure the queue, not the work. */
 const BIG_CONNECTIONS = 8;
 /**
- * Overdue runs in flight: slow tools run on the slow lane, `max(1, threads - 1)` workers, so
- * with the 2 threads below one connection measures the time from request to TIMEOUT answer
- * without a queue wait in it.
+ * Overdue runs in flight: one connection measures the time from request to TIMEOUT answer
+ * without a queue wait in it (held runs are bounded by the spare and the overflow workers).
  */
 const TIMEOUT_CONNECTIONS = 1;
 

@@ -127,6 +127,7 @@ export async function buildApp(options: BuildOptions = {}) {
   });
   await app.register(poolPlugin, {
     threads: env.POOL_THREADS,
+    overflow: env.POOL_OVERFLOW_THREADS,
     maxQueue: env.POOL_MAX_QUEUE,
     queueWaitMs: env.QUEUE_WAIT_MS,
     heapMb: env.WORKER_HEAP_MB,
@@ -139,6 +140,7 @@ export async function buildApp(options: BuildOptions = {}) {
     policies,
     validators: compileValidators(tools),
     runtimeEnabled: config.runtimeEnabled,
+    capWaitMs: env.CAP_WAIT_MS,
   });
   await app.register(cataloguePlugin, {
     baseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`,

@@ -121,14 +121,15 @@ export class HubMetrics {
       });
     gauge('toolhub_pool_threads', 'Batches of fast tools at once (POOL_THREADS)', () => opts.pool().threads);
     gauge(
-      'toolhub_pool_slow_threads',
-      'Runs of slow tools at once, on the low-priority slow lane',
-      () => opts.pool().slowThreads,
+      'toolhub_pool_max_workers',
+      'Most worker threads at once: POOL_THREADS, a warm spare and POOL_OVERFLOW_THREADS',
+      () => opts.pool().maxWorkers,
     );
+    gauge('toolhub_pool_workers', 'Worker threads alive now', () => opts.pool().workers);
     gauge(
-      'toolhub_pool_workers',
-      'Worker threads alive: both lanes and the warm spare',
-      () => opts.pool().workers,
+      'toolhub_pool_held_runs',
+      'Runs held now: running past 100 ms at lower priority, off the active workers',
+      () => opts.pool().held,
     );
     gauge('toolhub_pool_queue_depth', 'Runs waiting for a worker', () => opts.pool().queueSize);
     gauge(

@@ -88,20 +88,24 @@ describe('the pool', () => {
   });
 
   it('answers CONCURRENCY_LIMIT 503 when a run waits past QUEUE_WAIT_MS, without starting it', async () => {
-    // A long sleep, so the queued run surely waits past the bound even on a loaded machine.
-    const file = await policyFile({ tools: { 'fx-sleep': { timeoutMs: 5000 } } });
-    app = await buildTestApp({ POOL_THREADS: '1', QUEUE_WAIT_MS: '100', POLICY_FILE: file });
-    await get(app, 'fx-echo', 'warm');
-    const slow = app.inject({
-      method: 'POST',
-      url: '/api/tools/run/',
-      payload: { toolId: 'fx-sleep', a: '1500' },
+    // No overflow: one long run is held on the spare, the second keeps the active worker,
+    // so a third run finds no worker. Long sleeps: the bound is surely passed on a loaded machine.
+    const file = await policyFile({ tools: { 'fx-sleep': { timeoutMs: 5000, maxInFlightPerClient: 8 } } });
+    app = await buildTestApp({
+      POOL_THREADS: '1',
+      POOL_OVERFLOW_THREADS: '0',
+      QUEUE_WAIT_MS: '400',
+      POLICY_FILE: file,
     });
-    await expect.poll(() => app!.pool.stats().inUse).toBe(1);
+    await get(app, 'fx-echo', 'warm');
+    const sleep = () =>
+      app!.inject({ method: 'POST', url: '/api/tools/run/', payload: { toolId: 'fx-sleep', a: '2500' } });
+    const slow = [sleep(), sleep()];
+    await expect.poll(() => app!.pool.stats()).toMatchObject({ inUse: 2, held: 1 });
     const res = await get(app, 'fx-echo', 'x');
     expect(res.statusCode).toBe(503);
-    expect(errorBody(res).error).toContain('no worker was free within 100 ms');
-    expect((await slow).statusCode).toBe(200);
+    expect(errorBody(res).error).toContain('no worker was free within 400 ms');
+    expect((await Promise.all(slow)).map((r) => r.statusCode)).toEqual([200, 200]);
   });
 
   it('sends fast runs that wait together as one batch; an overdue batch-mate fails alone', async () => {
@@ -125,23 +129,22 @@ describe('the pool', () => {
     expect(sum).toBeGreaterThan(count); // some batch carried more than one run
   });
 
-  it('runs slow tools on their own low-priority lane, so fast tools keep every fast worker', async () => {
-    app = await buildTestApp({ POOL_THREADS: '1' });
-    // The slow lane's worker lowered its own priority at start (Linux: a thread's nice is in /proc).
-    const nices = readdirSync('/proc/self/task').map((tid) =>
-      Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]),
-    );
-    expect(nices).toContain(10);
-    for (let i = 0; i < 30; i++) await get(app, 'fx-echo', `warm ${i}`); // fx-echo proves fast
-    // A tool with no history is on probation on the fast lane; one overdue run proves it slow.
-    expect((await get(app, 'fx-spin', '1')).statusCode).toBe(504);
-    const spinning = get(app, 'fx-spin', '2'); // slow now: it takes the slow lane
-    await expect.poll(() => app!.pool.stats().inUse).toBe(1);
-    const echo = await get(app, 'fx-echo', 'beside it');
+  it('holds a long run off the active workers, then lowers its priority, so other runs go on beside it', async () => {
+    const file = await policyFile({ tools: { 'fx-mixed': { timeoutMs: 2000, maxInFlightPerClient: 8 } } });
+    app = await buildTestApp({ POOL_THREADS: '1', POLICY_FILE: file });
+    // Successful runs (first ones on a worker too) tell the pool how long fx-mixed usually takes.
+    for (let i = 0; i < 10; i++) await get(app, 'fx-mixed', `warm ${i}`);
+    const niceOf = (tid: string) =>
+      Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    const spinning = get(app, 'fx-mixed', 'spin'); // runs away until its 2 s deadline
+    await expect.poll(() => app!.pool.stats().held).toBe(1);
+    const echo = await get(app, 'fx-mixed', 'beside it');
     expect(echo.statusCode).toBe(200);
-    // Served by the fast lane while the spin holds the slow one (its deadline is 300 ms).
+    // Its worker thread runs at nice 10 after a while (Linux: a thread's nice is in /proc).
+    await expect.poll(() => readdirSync('/proc/self/task').map(niceOf), { timeout: 1500 }).toContain(10);
+    expect((await get(app, 'fx-echo', 'still')).statusCode).toBe(200);
     expect((await spinning).statusCode).toBe(504);
-    expect(echo.json().runtime.queuedMs).toBeLessThan(300);
+    expect(app.pool.stats().held).toBe(0);
   });
 
   it('starts the deadline when the run starts, not when it is queued', async () => {
@@ -199,39 +202,58 @@ describe('limits before the pool', () => {
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   });
 
-  it('caps runs in flight per client (429) but not across clients', async () => {
+  it('lets runs past the per-client cap wait their turn, never delaying another client', async () => {
     const file = await policyFile({ tools: { 'fx-sleep': { maxInFlightPerClient: 1 } } });
-    app = await buildTestApp({ POLICY_FILE: file, TRUST_PROXY: 'true' });
-    const sleep = (ip: string) =>
+    app = await buildTestApp({ POLICY_FILE: file, TRUST_PROXY: 'true', POOL_THREADS: '2' });
+    const sleep = (ip: string, ms: number) =>
       app!.inject({
         method: 'POST',
         url: '/api/tools/run/',
-        payload: { toolId: 'fx-sleep', a: '200' },
+        payload: { toolId: 'fx-sleep', a: String(ms) },
         headers: { 'x-forwarded-for': ip },
       });
-    const [a1, a2, b1] = await Promise.all([sleep('10.0.0.1'), sleep('10.0.0.1'), sleep('10.0.0.2')]);
-    expect([a1.statusCode, a2.statusCode].sort()).toEqual([200, 429]);
+    const started = Date.now();
+    const [a1, a2, a3] = [sleep('10.0.0.1', 200), sleep('10.0.0.1', 200), sleep('10.0.0.1', 200)];
+    const b1 = await sleep('10.0.0.2', 1);
+    // The other client ran at once, while 10.0.0.1's runs went one at a time.
     expect(b1.statusCode).toBe(200);
+    expect(Date.now() - started).toBeLessThan(400);
+    const a = await Promise.all([a1, a2, a3]);
+    expect(a.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(600);
+  });
+
+  it('refuses a run past the per-client cap once it has waited CAP_WAIT_MS (429 CONCURRENCY_LIMIT)', async () => {
+    const file = await policyFile({ tools: { 'fx-sleep': { maxInFlightPerClient: 1, timeoutMs: 5000 } } });
+    app = await buildTestApp({ POLICY_FILE: file, CAP_WAIT_MS: '100' });
+    const sleep = () =>
+      app!.inject({ method: 'POST', url: '/api/tools/run/', payload: { toolId: 'fx-sleep', a: '1000' } });
+    const [a1, a2] = await Promise.all([sleep(), sleep()]);
+    expect([a1.statusCode, a2.statusCode].sort()).toEqual([200, 429]);
     const refused = a1.statusCode === 429 ? a1 : a2;
-    expect(errorBody(refused).errorCode).toBe('CONCURRENCY_LIMIT');
+    expect(errorBody(refused)).toMatchObject({ errorCode: 'CONCURRENCY_LIMIT' });
+    expect(errorBody(refused).error).toContain('per client');
     expect(refused.headers['retry-after']).toBe('1');
   });
 
-  it('caps runs in flight per tool (429) across clients', async () => {
-    const file = await policyFile({ tools: { 'fx-sleep': { maxInFlight: 1 } } });
-    app = await buildTestApp({ POLICY_FILE: file, TRUST_PROXY: 'true' });
-    const sleep = (ip: string) =>
+  it('lets runs past the per-tool cap wait, then refuses past CAP_WAIT_MS (429)', async () => {
+    const file = await policyFile({ tools: { 'fx-sleep': { maxInFlight: 1, timeoutMs: 5000 } } });
+    app = await buildTestApp({ POLICY_FILE: file, TRUST_PROXY: 'true', CAP_WAIT_MS: '400' });
+    const sleep = (ip: string, ms: number) =>
       app!.inject({
         method: 'POST',
         url: '/api/tools/run/',
-        payload: { toolId: 'fx-sleep', a: '200' },
+        payload: { toolId: 'fx-sleep', a: String(ms) },
         headers: { 'x-forwarded-for': ip },
       });
-    const res = await Promise.all([sleep('10.0.0.1'), sleep('10.0.0.2')]);
-    expect(res.map((r) => r.statusCode).sort()).toEqual([200, 429]);
-    expect(errorBody(res.find((r) => r.statusCode === 429)!).error).toContain(
-      'runs in flight on this instance',
-    );
+    // A short run: the second client waits for it and runs.
+    expect(
+      (await Promise.all([sleep('10.0.0.1', 100), sleep('10.0.0.2', 1)])).map((r) => r.statusCode),
+    ).toEqual([200, 200]);
+    // A run longer than the bound: the second client is refused after waiting.
+    const res = await Promise.all([sleep('10.0.0.1', 1500), sleep('10.0.0.2', 1)]);
+    expect(res.map((r) => r.statusCode)).toEqual([200, 429]);
+    expect(errorBody(res[1]!).error).toContain('runs in flight on this instance');
   });
 
   it('serves identical inputs from the cache when cacheTtlSec > 0', async () => {

@@ -45,7 +45,8 @@ describe('limits on the shared Redis', () => {
     const file = await policyFile({
       tools: { 'fx-echo': { limit: 3, burst: 1 }, 'fx-sleep': { maxInFlightPerClient: 1, timeoutMs: 2000 } },
     });
-    const env = { REDIS_URL, REDIS_PREFIX: prefix, POLICY_FILE: file };
+    // A short wait bound: a run past the cap is refused rather than served later.
+    const env = { REDIS_URL, REDIS_PREFIX: prefix, POLICY_FILE: file, CAP_WAIT_MS: '0' };
     const [one, two] = await Promise.all([buildTestApp(env), buildTestApp(env)]);
     try {
       const statuses = [];
@@ -60,13 +61,37 @@ describe('limits on the shared Redis', () => {
       await Promise.all([one.close(), two.close()]);
     }
   });
+
+  it('lets a run past the shared per-client cap wait for the slot held by the other instance', async () => {
+    const prefix = redisPrefix();
+    const file = await policyFile({ tools: { 'fx-sleep': { maxInFlightPerClient: 1, timeoutMs: 2000 } } });
+    const env = { REDIS_URL, REDIS_PREFIX: prefix, POLICY_FILE: file };
+    const [one, two] = await Promise.all([buildTestApp(env), buildTestApp(env)]);
+    try {
+      const sleep = (a: TestApp) =>
+        a.inject({ method: 'POST', url: '/api/tools/run/', payload: { toolId: 'fx-sleep', a: '300' } });
+      const started = Date.now();
+      const both = await Promise.all([sleep(one), sleep(two)]);
+      expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
+      // One slot between both instances: the runs went one after the other.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(600);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  });
 });
 
 describe('admission checks batched per event-loop turn', () => {
   it("keeps each client's cap exact when many requests arrive together, and frees every slot", async () => {
     const prefix = redisPrefix();
     const file = await policyFile({ tools: { 'fx-sleep': { maxInFlightPerClient: 3, timeoutMs: 2000 } } });
-    const app = await buildTestApp({ REDIS_URL, REDIS_PREFIX: prefix, POLICY_FILE: file, POOL_THREADS: '4' });
+    const app = await buildTestApp({
+      REDIS_URL,
+      REDIS_PREFIX: prefix,
+      POLICY_FILE: file,
+      POOL_THREADS: '4',
+      CAP_WAIT_MS: '0',
+    });
     const redis = new Redis(REDIS_URL);
     try {
       const sleep = (remoteAddress: string) =>

@@ -1,41 +1,49 @@
 import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { workerData } from 'node:worker_threads';
 import type { BatchAnswer, PoolWorkerData, RunBatch, RunEnvelope, RunItem } from '../src/shared/envelope.js';
-import { ASSIGNED, DONE, RUNNING, tag } from '../src/shared/slot-state.js';
+import { RunSlots } from '../src/shared/run-slots.js';
 import type { ToolRun } from '../src/shared/tool-def.js';
 import { ToolInputError } from '../src/shared/tool-error.js';
 import { installNetworkGuard, NetworkDisabledError } from './network-guard.js';
 
 /**
- * The Piscina entry. It imports only the tools' run modules and shared types, never
- * the API process's code. A task is a batch of runs (src/shared/envelope.ts), run in
- * order. Every tool is imported before this module finishes loading, and Piscina marks
- * a worker ready only then: a worker that replaces a terminated one takes no run until
- * it can start it at once, and loading never eats into a run's deadline.
+ * The Piscina entry. It imports only the tools' run modules and shared types, never the
+ * API process's code. A task is a batch of runs (src/shared/envelope.ts), run in order.
+ * A worker starts without its tools and imports each on first use, so a worker (a spare,
+ * an overflow worker, the replacement of a terminated one) is ready in milliseconds; it
+ * then imports the rest in the background. A run's deadline starts after its tool is
+ * loaded: loading never eats into it.
  */
 const data = workerData as PoolWorkerData;
-const state = new Int32Array(data.slots.state);
-const startedAt = new BigInt64Array(data.slots.startedAt);
+const slots = new RunSlots(data.slots);
+const tid = ownThreadId();
 installNetworkGuard();
-if (data.nice !== 0) lowerOwnPriority(data.nice);
 
 /** Tools this worker has run at least once (their first run may include lazy set-up). */
 const ran = new Set<string>();
-/** Each tool's run function, or why it could not be loaded (reported per run, not fatal). */
-const loaded = new Map<string, ToolRun | { error: unknown }>();
-await Promise.all(
-  Object.entries(data.tools).map(async ([toolId, path]) => {
-    try {
-      const mod = (await import(pathToFileURL(path).href)) as { default: ToolRun };
-      loaded.set(toolId, mod.default);
-    } catch (error) {
-      loaded.set(toolId, { error });
-    }
-  }),
-);
+/** Each tool's run function, loading or loaded. A failed load is forgotten (EMFILE passes). */
+const modules = new Map<string, Promise<ToolRun>>();
+
+function load(toolId: string): Promise<ToolRun> {
+  let mod = modules.get(toolId);
+  if (!mod) {
+    const path = data.tools[toolId];
+    mod = path
+      ? import(pathToFileURL(path).href).then((m: { default: ToolRun }) => m.default)
+      : Promise.reject(new Error(`tool ${toolId} is not in this worker`));
+    modules.set(toolId, mod);
+    mod.catch(() => modules.delete(toolId));
+  }
+  return mod;
+}
+
+// Background warm-up, one tool at a time, after the worker has reported ready.
+setImmediate(async () => {
+  for (const toolId of Object.keys(data.tools)) await load(toolId).catch(() => {});
+});
 
 export default async function runBatch(task: RunBatch): Promise<BatchAnswer> {
   if (task.warmup) {
@@ -45,20 +53,23 @@ export default async function runBatch(task: RunBatch): Promise<BatchAnswer> {
   }
   const answers: BatchAnswer = [];
   for (const item of task.items) {
+    let run: ToolRun | { error: unknown };
+    try {
+      run = await load(item.toolId);
+    } catch (error) {
+      run = { error };
+    }
     // Claim the run: fails when the API thread took it back while a batch-mate was slow.
-    const assigned = tag(task.batch, ASSIGNED);
-    if (Atomics.compareExchange(state, item.slot, assigned, tag(task.batch, RUNNING)) !== assigned) {
+    const first = !ran.has(item.toolId);
+    if (!slots.claim(item.slot, task.batch, tid, first)) {
       answers.push(null);
       continue;
     }
-    Atomics.store(startedAt, item.slot, BigInt(Date.now()));
-    const run = loaded.get(item.toolId) ?? { error: new Error(`tool ${item.toolId} is not in this worker`) };
-    const first = !ran.has(item.toolId);
     ran.add(item.toolId);
     const envelope =
       typeof run === 'function' ? await runOne(run, item, task.resultMaxBytes) : failure(run.error, 0);
     answers.push(first ? { ...envelope, first: true } : envelope);
-    Atomics.compareExchange(state, item.slot, tag(task.batch, RUNNING), tag(task.batch, DONE));
+    if (slots.finish(item.slot, task.batch)) restorePriority();
   }
   return answers;
 }
@@ -85,22 +96,39 @@ async function runOne(run: ToolRun, item: RunItem, resultMaxBytes: number): Prom
 }
 
 /**
- * Gives this thread (not the process) a nice value, before the tools load, so the start
- * of a slow-lane worker is low priority too. Linux: setpriority() on a thread id applies
- * to that thread alone, and /proc/thread-self names it. Elsewhere, or when refused, the
- * lane still isolates slow runs; only the priority is missing.
+ * This thread's kernel id (Linux: /proc/thread-self names it), shared per run so that the
+ * API thread can lower this thread's priority while a run holds it too long; 0 elsewhere.
  */
-function lowerOwnPriority(nice: number): void {
+function ownThreadId(): number {
   try {
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, nice);
+    const id = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    return Number.isInteger(id) && id > 0 ? id : 0;
   } catch {
-    // not Linux, or not allowed: run at normal priority
+    return 0;
+  }
+}
+
+/**
+ * Back to normal priority after a held run ended on its own. Lowering a nice value needs
+ * CAP_SYS_NICE (root has it; docs/operations.md says to grant it to the container); without
+ * it the thread stays at the lower priority, which only slows the runs it takes next.
+ */
+function restorePriority(): void {
+  try {
+    if (tid > 0 && getPriority(tid) !== 0) setPriority(tid, 0);
+  } catch {
+    // not allowed: stays lowered
   }
 }
 
 function failure(err: unknown, durationMs: number): RunEnvelope {
   if (err instanceof ToolInputError) return { ok: false, code: err.code, message: err.message, durationMs };
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EMFILE' || code === 'ENFILE') {
+    // Out of descriptors (a connection flood): a refusal to retry, not a bug.
+    const message = 'the instance is out of file descriptors; retry shortly';
+    return { ok: false, code: 'CONCURRENCY_LIMIT', message, durationMs };
+  }
   if (err instanceof NetworkDisabledError) {
     return { ok: false, code: 'INTERNAL_ERROR', message: err.message, durationMs };
   }

@@ -268,11 +268,18 @@ export const RESPONSE_SCHEMAS = {
       status: { enum: ['ready', 'degraded', 'under-pressure', 'not-ready'] },
       pool: {
         type: 'object',
-        required: ['threads', 'slowThreads', 'workers', 'queueSize', 'inUse', 'capacity'],
+        required: ['threads', 'maxWorkers', 'workers', 'held', 'queueSize', 'inUse', 'capacity'],
         properties: {
-          threads: { type: 'integer', description: 'Batches of fast tools at once (POOL_THREADS)' },
-          slowThreads: { type: 'integer', description: 'Runs of slow tools at once, at low CPU priority' },
-          workers: { type: 'integer', description: 'Worker threads alive: both lanes and the warm spare' },
+          threads: { type: 'integer', description: 'Batches run at normal priority at once (POOL_THREADS)' },
+          maxWorkers: {
+            type: 'integer',
+            description: 'Most worker threads at once: POOL_THREADS, a warm spare and POOL_OVERFLOW_THREADS',
+          },
+          workers: { type: 'integer', description: 'Worker threads alive now' },
+          held: {
+            type: 'integer',
+            description: 'Runs held now (past 100 ms, at lower priority, off the active workers)',
+          },
           queueSize: { type: 'integer', description: 'Runs waiting for a worker' },
           inUse: { type: 'integer', description: 'Runs queued or running' },
           capacity: { type: 'integer', description: 'POOL_THREADS + POOL_MAX_QUEUE' },

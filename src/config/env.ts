@@ -70,7 +70,15 @@ export const ENV_SCHEMA = {
       maximum: 64,
       default: poolDefault,
       description:
-        'Runs of fast tools at once (fast-lane workers; the slow lane gets max(1, n-1); each lane has a warm spare). Default: CPU count, 1..4',
+        'Batches of runs at normal priority at once (active workers; plus one warm spare). Default: CPU count, 1..4',
+    },
+    POOL_OVERFLOW_THREADS: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 256,
+      default: 4,
+      description:
+        'Extra worker threads for held runs (runs past 100 ms, at lower priority), beyond POOL_THREADS and one warm spare',
     },
     POOL_MAX_QUEUE: {
       type: 'integer',
@@ -83,8 +91,16 @@ export const ENV_SCHEMA = {
       type: 'integer',
       minimum: 1,
       maximum: 600000,
-      default: 2000,
-      description: 'Longest wait for a worker before CONCURRENCY_LIMIT (503)',
+      default: 10000,
+      description: 'Longest wait of a run for a worker; past it: CONCURRENCY_LIMIT (503)',
+    },
+    CAP_WAIT_MS: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 600000,
+      default: 10000,
+      description:
+        'Longest wait of a run for a slot under the per-client or per-tool cap; past it: CONCURRENCY_LIMIT (429). 0: refuse at once',
     },
     WORKER_HEAP_MB: {
       type: 'integer',
@@ -190,8 +206,10 @@ export interface EnvConfig {
   RUNTIME_ENABLED: boolean;
   DISABLED_TOOLS: string;
   POOL_THREADS: number;
+  POOL_OVERFLOW_THREADS: number;
   POOL_MAX_QUEUE: number;
   QUEUE_WAIT_MS: number;
+  CAP_WAIT_MS: number;
   WORKER_HEAP_MB: number;
   RESULT_MAX_BYTES: number;
   BODY_LIMIT_BYTES: number;

@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
 import type { ToolPolicy } from '../config/policy.js';
 import { Admission } from '../limits/admission.js';
-import { ToolInFlight } from '../limits/in-flight.js';
 import { RateLimits } from '../limits/rate-limit.js';
 import { LimiterRedis } from '../limits/redis-client.js';
 
@@ -10,7 +9,6 @@ export interface Limits {
   redis: LimiterRedis | null;
   rate: RateLimits;
   admission: Admission;
-  inFlight: ToolInFlight;
 }
 
 declare module 'fastify' {
@@ -34,7 +32,6 @@ export default fp<LimitsOptions>(
       redis,
       rate: new RateLimits(opts.policies, redis, opts.prefix),
       admission: new Admission(redis, opts.prefix),
-      inFlight: new ToolInFlight(),
     });
     if (redis) {
       redis.onStateChange = (state, reason) =>

@@ -1,6 +1,8 @@
 import type { ValidateFunction } from 'ajv';
 import fp from 'fastify-plugin';
 import type { ToolPolicy } from '../config/policy.js';
+import { ToolInFlight } from '../limits/in-flight.js';
+import { WaitLines } from '../limits/wait-lines.js';
 import type { RegisteredTool } from '../registry.js';
 import { ResultCache } from '../run/result-cache.js';
 import { type Hub, type RunAnswer, runTool, type ToolCall } from '../run/run-tool.js';
@@ -18,6 +20,8 @@ export interface RunnerOptions {
   policies: Map<string, ToolPolicy>;
   validators: Map<string, ValidateFunction>;
   runtimeEnabled: boolean;
+  /** Longest wait for a slot under the per-client or per-tool cap (CAP_WAIT_MS). */
+  capWaitMs: number;
 }
 
 /** `app.runTool`: the one run path behind every surface (src/run/run-tool.ts). */
@@ -30,7 +34,9 @@ export default fp<RunnerOptions>(
       runtimeEnabled: opts.runtimeEnabled,
       rate: app.limits.rate,
       admission: app.limits.admission,
-      inFlight: app.limits.inFlight,
+      inFlight: new ToolInFlight(),
+      waitLines: new WaitLines(),
+      capWaitMs: opts.capWaitMs,
       pool: app.pool,
       metrics: app.metrics,
       cache: new ResultCache(),

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { RUNNING, sharedSlots, tag } from '../shared/slot-state.js';
+import { RunSlots, sharedSlots } from '../shared/run-slots.js';
 import { Batcher, type PendingRun } from './batcher.js';
-import { type InFlightBatch, SlotBoard, sweepBatch } from './deadlines.js';
+import { type InFlightBatch, sweepBatch } from './sweep.js';
 
-/** The default pool: 2 fast workers, 1 slow. */
-const lanes = { fast: 2, slow: 1 };
+/** The default pool: 2 active workers. */
+const ACTIVE = 2;
 let slot = 0;
 const pending = (toolId: string, bytes = 10): PendingRun => ({
   toolId,
@@ -15,6 +15,8 @@ const pending = (toolId: string, bytes = 10): PendingRun => ({
   enqueuedAt: Date.now(),
   waitingSince: Date.now(),
   bytes,
+  held: false,
+  lowered: null,
   settle: () => {},
 });
 
@@ -27,9 +29,10 @@ function trained(): Batcher {
       ['fast', 0.1],
       ['slow', 900],
     ] as const) {
-      b.enqueue(pending(tool));
-      expect(b.take('fast', lanes) ?? b.take('slow', lanes)).toHaveLength(1);
-      b.done(tool, ms);
+      const run = pending(tool);
+      b.enqueue(run);
+      expect(b.take(ACTIVE)).toEqual([run]);
+      b.done(run, ms);
     }
   }
   return b;
@@ -40,78 +43,118 @@ describe('Batcher', () => {
     const b = trained();
     const runs = [pending('fast'), pending('fast'), pending('fast')];
     for (const r of runs) b.enqueue(r);
-    expect(b.take('slow', lanes)).toBeNull();
-    expect(b.take('fast', lanes)).toEqual(runs);
-    expect(b.take('fast', lanes)).toBeNull();
+    expect(b.take(ACTIVE)).toEqual(runs);
+    expect(b.take(ACTIVE)).toBeNull();
   });
 
-  it('sends a slow run alone, to the slow lane, and leaves it out of fast batches', () => {
+  it('sends a slow run alone and leaves it out of fast batches', () => {
     const b = trained();
     const [f1, s1, s2, f2] = [pending('fast'), pending('slow'), pending('slow'), pending('fast')];
     for (const r of [f1, s1, s2, f2]) b.enqueue(r);
-    expect(b.take('fast', lanes)).toEqual([f1, f2]);
-    expect(b.take('slow', lanes)).toEqual([s1]);
-    expect(b.take('slow', lanes)).toEqual([s2]);
+    expect(b.take(ACTIVE)).toEqual([f1, f2]);
+    expect(b.take(ACTIVE)).toEqual([s1]);
+    expect(b.take(ACTIVE)).toEqual([s2]);
   });
 
-  it('puts a tool with no history on probation: fast lane, alone, slow after one slow run', () => {
+  it('sends a new tool alone, any number at once, until its runs show it fast', () => {
     const b = new Batcher();
-    for (let i = 0; i < 3; i++) b.enqueue(pending('new'));
-    expect(b.take('slow', lanes)).toBeNull();
-    expect(b.take('fast', lanes)).toHaveLength(1); // alone: its 50 ms mean fills a batch
-    b.done('new', 1000);
-    expect(b.take('fast', lanes)).toBeNull();
-    expect(b.take('slow', lanes)).toHaveLength(1);
+    const news = [pending('new'), pending('new'), pending('new')];
+    for (const r of news) b.enqueue(r);
+    for (const r of news) expect(b.take(ACTIVE)).toEqual([r]);
+    for (const r of news) b.done(r, 0.1);
+    for (let i = 0; i < 30; i++) {
+      const r = pending('new');
+      b.enqueue(r);
+      b.take(ACTIVE);
+      b.done(r, 0.1);
+    }
+    const later = [pending('new'), pending('new')];
+    for (const r of later) b.enqueue(r);
+    expect(b.take(ACTIVE)).toEqual(later);
   });
 
-  it('lets probation runs hold at most fast - 1 workers, known fast tools the rest', () => {
+  it('lets the runs of a tool with a held run flow while there is room for held runs', () => {
     const b = trained();
-    const [n1, n2, f1] = [pending('new1'), pending('new2'), pending('fast')];
-    for (const r of [n1, n2, f1]) b.enqueue(r);
-    expect(b.take('fast', lanes)).toEqual([n1]);
-    expect(b.take('fast', lanes)).toEqual([f1]); // new2 must wait: one probation run at a time here
-    expect(b.take('fast', lanes)).toBeNull();
-    b.done('new1', 1);
-    expect(b.take('fast', lanes)).toEqual([n2]);
+    const [h1, s1, s2] = [pending('slow'), pending('slow'), pending('slow')];
+    for (const r of [h1, s1, s2]) b.enqueue(r);
+    expect(b.take(ACTIVE)).toEqual([h1]);
+    b.hold(h1);
+    expect(b.take(ACTIVE)).toEqual([s1]);
+    expect(b.take(ACTIVE)).toEqual([s2]);
+  });
+
+  it('sends runs of tools with no held run first, each tool in arrival order', () => {
+    const b = trained();
+    const [h1, s1, f1, s2, f2] = [
+      pending('slow'),
+      pending('slow'),
+      pending('fast'),
+      pending('slow'),
+      pending('fast'),
+    ];
+    for (const r of [h1, s1, f1, s2, f2]) b.enqueue(r);
+    expect(b.take(ACTIVE)).toEqual([h1]);
+    b.hold(h1);
+    expect(b.take(ACTIVE)).toEqual([f1, f2]);
+    expect(b.take(ACTIVE)).toEqual([s1]);
+    expect(b.take(ACTIVE)).toEqual([s2]);
+  });
+
+  it('once held runs have no room, lets a tool with a held run use all but one active worker', () => {
+    const b = trained();
+    const [h1, s1, s2, f1] = [pending('slow'), pending('slow'), pending('slow'), pending('fast')];
+    for (const r of [h1, s1, s2, f1]) b.enqueue(r);
+    expect(b.take(ACTIVE, true)).toEqual([h1]);
+    b.hold(h1);
+    expect(b.take(ACTIVE, true)).toEqual([f1]); // tools with no held run first
+    expect(b.take(ACTIVE, true)).toEqual([s1]); // one active worker for the tool
+    expect(b.take(ACTIVE, true)).toBeNull(); // s2 may not take the other one
+    b.done(h1, 1000);
+    b.done(s1, 1);
+    expect(b.take(ACTIVE, true)).toEqual([s2]);
   });
 
   it("leaves a worker's first (warming-up) run out of the mean, but not an overdue one", () => {
     const b = new Batcher();
-    b.enqueue(pending('cold'));
-    expect(b.take('fast', lanes)).toHaveLength(1);
-    b.done('cold', 400, true); // built its tables: still on probation
-    b.enqueue(pending('cold'));
-    expect(b.take('fast', lanes)).toHaveLength(1);
-    b.done('cold', 400); // a slow run like any other
-    b.enqueue(pending('cold'));
-    expect(b.take('fast', lanes)).toBeNull();
+    const cold = [pending('cold'), pending('cold'), pending('cold')];
+    b.enqueue(cold[0]!);
+    b.take(ACTIVE);
+    b.done(cold[0]!, 400, { first: true, ok: true }); // built its tables: the mean stays
+    b.enqueue(cold[1]!);
+    b.take(ACTIVE);
+    b.done(cold[1]!, 0.1);
+    b.enqueue(cold[2]!);
+    b.take(ACTIVE);
+    b.done(cold[2]!, 5000); // overdue: counts
+    const [a, c] = [pending('cold'), pending('cold')];
+    b.enqueue(a);
+    b.enqueue(c);
+    expect(b.take(ACTIVE)).toEqual([a]); // slow now: alone
   });
 
-  it('lets one slow tool hold all but one worker of a larger slow lane', () => {
-    const b = trained();
-    for (let i = 0; i < 3; i++) {
-      b.enqueue(pending('slow2'));
-      expect(b.take('fast', lanes) ?? b.take('slow', lanes)).toHaveLength(1);
-      b.done('slow2', 900);
+  it('keeps how long successful runs usually take, first runs on a worker apart', () => {
+    const b = new Batcher();
+    expect(b.usualMs('t', true)).toBeNull();
+    const runs = [pending('t'), pending('t'), pending('t')];
+    for (const r of runs) {
+      b.enqueue(r);
+      b.take(ACTIVE);
     }
-    const [s1, s2, t1] = [pending('slow'), pending('slow'), pending('slow2')];
-    for (const r of [s1, s2, t1]) b.enqueue(r);
-    expect(b.take('slow', { fast: 2, slow: 2 })).toEqual([s1]);
-    // s2 may not take the last slow worker; the other slow tool behind it may.
-    expect(b.take('slow', { fast: 2, slow: 2 })).toEqual([t1]);
-    expect(b.take('slow', { fast: 2, slow: 2 })).toBeNull();
-    b.done('slow', 900);
-    expect(b.take('slow', { fast: 2, slow: 2 })).toEqual([s2]);
+    b.done(runs[0]!, 350, { first: true, ok: true });
+    b.done(runs[1]!, 2, { first: false, ok: true });
+    b.done(runs[2]!, 4000, { first: false, ok: false }); // a TIMEOUT: not usual
+    expect(b.usualMs('t', true)).toBe(350);
+    expect(b.usualMs('t', false)).toBe(2);
   });
 
   it('caps a batch by items and by bytes', () => {
     const b = trained();
     for (let i = 0; i < 40; i++) b.enqueue(pending('fast'));
-    expect(b.take('fast', lanes)).toHaveLength(32);
-    expect(b.take('fast', lanes)).toHaveLength(8);
+    expect(b.take(ACTIVE)).toHaveLength(32);
+    expect(b.take(ACTIVE)).toHaveLength(8);
     const big = [pending('fast', 200_000), pending('fast', 200_000)];
     for (const r of big) b.enqueue(r);
-    expect(b.take('fast', lanes)).toEqual([big[0]]);
+    expect(b.take(ACTIVE)).toEqual([big[0]]);
   });
 
   it('puts runs taken back at the front, with a fresh queue wait, and expires runs past the bound', () => {
@@ -122,30 +165,54 @@ describe('Batcher', () => {
     b.enqueue(late);
     b.requeue([back]);
     expect(b.expire(Date.now(), 2000)).toEqual([late]);
-    expect(b.take('fast', lanes)).toEqual([back]);
+    expect(b.take(ACTIVE)).toEqual([back]);
   });
 });
 
 describe('sweepBatch', () => {
-  it('takes back the runs queued behind a run that holds its worker, and flags it overdue at its deadline', () => {
-    const slots = sharedSlots(8);
-    const board = new SlotBoard(slots);
+  it('takes back the runs queued behind a long run, and flags it overdue at its deadline', () => {
+    const shared = sharedSlots(8);
+    const slots = new RunSlots(shared);
     const items = [pending('fast'), pending('fast'), pending('fast')].map((r, i) => ({ ...r, slot: i }));
-    const lane = {} as InFlightBatch['lane']; // not used by the sweep
-    const batch: InFlightBatch = { id: 7, lane, items, controller: new AbortController(), overdue: null };
-    for (const r of items) board.assign(r.slot, batch.id);
+    const batch: InFlightBatch = {
+      id: 7,
+      items,
+      controller: new AbortController(),
+      overdue: null,
+      held: null,
+    };
+    for (const r of items) slots.assign(r.slot, batch.id);
     // The worker claims the first run (as workers/tool-worker.ts does).
-    new Int32Array(slots.state)[0] = tag(7, RUNNING);
+    expect(slots.claim(0, 7, 1234, false)).toBe(true);
+    expect(slots.threadOf(0)).toBe(1234);
+    const started = new BigInt64Array(shared.startedAt);
     const now = Date.now();
-    new BigInt64Array(slots.startedAt)[0] = BigInt(now - 5);
-    expect(sweepBatch(board, batch, now, 20)).toEqual({ overdue: null, takenBack: [] });
+    const times = { now, takeBackAfterMs: 20 };
+    started[0] = BigInt(now - 5);
+    expect(sweepBatch(slots, batch, times)).toEqual({
+      overdue: null,
+      takenBack: [],
+      running: items[0],
+      ranMs: 5,
+    });
 
-    new BigInt64Array(slots.startedAt)[0] = BigInt(now - 50);
-    const found = sweepBatch(board, batch, now, 20);
+    started[0] = BigInt(now - 50);
+    const found = sweepBatch(slots, batch, times);
     expect(found.takenBack).toEqual([items[1], items[2]]);
-    expect(board.phase(1, 7)).toBeNull(); // the worker's claim of it will now fail
+    expect(slots.phase(1, 7)).toBeNull();
+    expect(slots.claim(1, 7, 1234, false)).toBe(false); // the worker's claim of it now fails
 
-    new BigInt64Array(slots.startedAt)[0] = BigInt(now - 1500);
-    expect(sweepBatch(board, batch, now, 20).overdue).toBe(items[0]);
+    started[0] = BigInt(now - 500);
+    expect(sweepBatch(slots, batch, times)).toMatchObject({ overdue: null, running: items[0], ranMs: 500 });
+    started[0] = BigInt(now - 1500);
+    expect(sweepBatch(slots, batch, times).overdue).toBe(items[0]);
+    expect(slots.lower(0)).toBe(true);
+    expect(slots.lower(0)).toBe(false); // once
+    expect(slots.finish(0, 7)).toBe(true);
+    // A worker's first run of a tool says so.
+    slots.assign(2, 8);
+    expect(slots.claim(2, 8, 1234, true)).toBe(true);
+    expect(slots.firstRun(2)).toBe(true);
+    expect(slots.finish(2, 8)).toBe(false);
   });
 });

@@ -1,5 +1,4 @@
 import type { ToolInput } from '../shared/tool-def.js';
-import type { LaneKind } from './lane.js';
 import type { RunOutcome } from './outcome.js';
 
 /** A run waiting for a worker, or travelling in a batch, until its outcome is known. */
@@ -17,12 +16,16 @@ export interface PendingRun {
   waitingSince: number;
   /** UTF-8 bytes of the input, to keep one batch's message small. */
   bytes: number;
+  /** It ran long enough to be held: it no longer counts against the active workers. */
+  held: boolean;
+  /** When its thread's priority was lowered: wall time (ms since the epoch) and the thread's CPU time then (ms; null: unknown). */
+  lowered: { at: number; cpuMs: number | null } | null;
   settle: (outcome: RunOutcome) => void;
 }
 
 export interface BatchLimits {
-  /** A tool whose recent runs average more than this is slow: its runs travel alone. */
-  slowMs: number;
+  /** The mean a tool starts with before its first run ends: above `maxBatchMs`, so it travels alone. */
+  newToolMeanMs: number;
   maxItems: number;
   /** Sum of the tools' mean run times in one batch: how long the last run may wait behind the rest. */
   maxBatchMs: number;
@@ -30,41 +33,45 @@ export interface BatchLimits {
 }
 
 export const DEFAULT_BATCH_LIMITS: BatchLimits = {
-  slowMs: 50,
+  newToolMeanMs: 50,
   maxItems: 32,
   maxBatchMs: 5,
   maxBatchBytes: 256 * 1024,
 };
 
-export interface LaneSizes {
-  fast: number;
-  slow: number;
+interface ToolShare {
+  /** Runs of the tool on workers now, held ones included. */
+  executing: number;
+  /** Of those, runs held (running past the pool's hold threshold). */
+  held: number;
+  /** Exponentially weighted mean run time; a new tool starts at `newToolMeanMs`. */
+  meanMs: number;
+  /** Mean time of successful runs, and of successful first runs on a worker (lazy set-up); null: none yet. */
+  okMs: number | null;
+  firstOkMs: number | null;
 }
 
-interface ToolShare {
-  /** Runs of the tool on workers now. */
-  executing: number;
-  /** Runs finished (successfully or not): 0 means the tool is on probation. */
-  runs: number;
-  /** Exponentially weighted mean run time. */
-  meanMs: number;
+/** How a run ended, for the means. */
+export interface RunEnd {
+  /** Its worker's first run of the tool (it may include the tool's lazy set-up). */
+  first: boolean;
+  ok: boolean;
 }
 
 /**
  * Decides which waiting runs go to the next free worker, and together. Hand-written:
  * Piscina has one FIFO queue, no task classes and no batching.
  *
- * - Runs of *fast* tools that are waiting at the same moment travel as one batch, in
- *   arrival order, to the fast lane: one thread crossing instead of one per run.
- * - A run of a *slow* tool (recent runs average over `slowMs`, e.g. catastrophic regexes
- *   timing out) travels alone, to the slow lane (src/pool/lane.ts). When that lane has
- *   several workers, one slow tool may hold all but one of them.
- * - A tool with no finished run is on probation: it runs on the fast lane, alone, one run
- *   at a time, and probation runs never take the whole fast lane (at most
- *   `max(1, fast - 1)` of them). Its mean starts at `slowMs` (not over it): fast runs
- *   bring it down into batches, one slow run moves the tool to the slow lane. New tools
- *   (after every boot) thus never queue behind runaway runs on the small slow lane, and
- *   a burst of first runs of a runaway tool costs one fast worker, not all of them.
+ * - Runs of *fast* tools (recent mean under `maxBatchMs`) waiting at the same moment travel
+ *   as one batch, in arrival order: one thread crossing instead of one per run. Other runs
+ *   travel alone. A new tool starts with a mean of `newToolMeanMs`, so it travels alone until its
+ *   runs show it fast.
+ * - Held runs (past the pool's hold threshold: runaways, or heavy work) leave the active
+ *   workers, so good runs keep flowing beside them, of other tools and of the same tool.
+ *   Runs of tools with no held run go first; a tool's own runs stay in arrival order.
+ *   Once the pool has no room left for held runs, a tool with a held run may use at most
+ *   `max(1, active - 1)` active workers, so its runs never take every worker from the
+ *   other tools.
  */
 export class Batcher {
   private readonly waiting: PendingRun[] = [];
@@ -82,20 +89,21 @@ export class Batcher {
     this.waiting.unshift(...runs);
   }
 
-  /** The next batch for a free worker of the `lane` (oldest eligible run first), or null. */
-  take(lane: LaneKind, workers: LaneSizes): PendingRun[] | null {
+  /**
+   * The next batch for a free worker (oldest eligible run first), or null. `active`: active
+   * workers; `full`: no room is left for held runs.
+   */
+  take(active: number, full = false): PendingRun[] | null {
+    // Runs of tools with no held run first: a burst of runaways delays only its own tool.
+    return this.takeFrom(active, full, false) ?? this.takeFrom(active, full, true);
+  }
+
+  private takeFrom(active: number, full: boolean, heldTools: boolean): PendingRun[] | null {
     for (let i = 0; i < this.waiting.length; i++) {
       const first = this.waiting[i]!;
       const share = this.share(first.toolId);
-      if (this.isSlow(share) !== (lane === 'slow')) continue;
-      if (lane === 'slow') {
-        if (workers.slow > 1 && share.executing >= workers.slow - 1) continue;
-      } else if (share.runs === 0) {
-        // Probation: one run of the tool at a time, and never the whole fast lane.
-        if (share.executing > 0 || this.onProbation() >= Math.max(1, workers.fast - 1)) continue;
-      } else {
-        return this.collectFast(i);
-      }
+      if (share.held > 0 !== heldTools || !this.eligible(share, active, full)) continue;
+      if (share.meanMs <= this.limits.maxBatchMs) return this.collect(i, active, full);
       this.waiting.splice(i, 1);
       share.executing++;
       return [first];
@@ -103,15 +111,12 @@ export class Batcher {
     return null;
   }
 
-  /** Runs in flight of tools that have not finished a run yet. */
-  private onProbation(): number {
-    let n = 0;
-    for (const share of this.tools.values()) if (share.runs === 0) n += share.executing;
-    return n;
+  private eligible(share: ToolShare, active: number, full: boolean): boolean {
+    return !full || share.held === 0 || share.executing - share.held < Math.max(1, active - 1);
   }
 
-  /** From index `start` (a fast run), the fast runs that fit in one batch, slow ones left in place. */
-  private collectFast(start: number): PendingRun[] {
+  /** From index `start`, the eligible runs of fast tools that fit in one batch; others left in place. */
+  private collect(start: number, active: number, full: boolean): PendingRun[] {
     const batch: PendingRun[] = [];
     let ms = 0;
     let bytes = 0;
@@ -119,7 +124,7 @@ export class Batcher {
     while (i < this.waiting.length && batch.length < this.limits.maxItems) {
       const run = this.waiting[i]!;
       const share = this.share(run.toolId);
-      if (this.isSlow(share) || share.runs === 0) {
+      if (share.meanMs > this.limits.maxBatchMs || !this.eligible(share, active, full)) {
         i++;
         continue;
       }
@@ -138,21 +143,45 @@ export class Batcher {
     return batch;
   }
 
-  /**
-   * A run of `toolId` ended on a worker after `durationMs`. A worker's first successful
-   * run of a tool is left out of the mean (`warmingUp`): it may include the tool's lazy
-   * set-up, which would brand a fast tool slow after every boot. Overdue runs always count.
-   */
-  done(toolId: string, durationMs: number, warmingUp = false): void {
-    const share = this.share(toolId);
-    share.executing--;
-    share.runs++;
-    if (!warmingUp) share.meanMs = share.meanMs * 0.8 + durationMs * 0.2;
+  /** A running run passed the hold threshold. */
+  hold(run: PendingRun): void {
+    if (run.held) return;
+    run.held = true;
+    this.share(run.toolId).held++;
   }
 
-  /** A run of `toolId` left its worker without running (taken back, or its batch failed). */
-  returned(toolId: string): void {
-    this.share(toolId).executing--;
+  /**
+   * A run ended on a worker after `durationMs`. A worker's first successful run of a tool
+   * is left out of the batching mean: it may include the tool's lazy set-up, which would
+   * brand a fast tool slow after every boot. Overdue and failed runs always count there.
+   */
+  done(run: PendingRun, durationMs: number, end: RunEnd = { first: false, ok: false }): void {
+    this.leave(run);
+    const share = this.share(run.toolId);
+    if (!(end.first && end.ok)) share.meanMs = share.meanMs * 0.8 + durationMs * 0.2;
+    if (!end.ok) return;
+    if (end.first) share.firstOkMs = ewma(share.firstOkMs, durationMs);
+    else share.okMs = ewma(share.okMs, durationMs);
+  }
+
+  /** How long successful runs of `toolId` usually take (first runs on a worker apart); null: not known yet. */
+  usualMs(toolId: string, first: boolean): number | null {
+    const share = this.share(toolId);
+    return first ? share.firstOkMs : share.okMs;
+  }
+
+  /** A run left its worker without running (taken back, or its batch failed). */
+  returned(run: PendingRun): void {
+    this.leave(run);
+  }
+
+  private leave(run: PendingRun): void {
+    const share = this.share(run.toolId);
+    share.executing--;
+    if (run.held) {
+      share.held--;
+      run.held = false;
+    }
   }
 
   /** Removes and returns the waiting runs that waited longer than `queueWaitMs`. */
@@ -175,16 +204,16 @@ export class Batcher {
     return this.waiting.length;
   }
 
-  private isSlow(share: ToolShare): boolean {
-    return share.meanMs > this.limits.slowMs;
-  }
-
   private share(toolId: string): ToolShare {
     let s = this.tools.get(toolId);
     if (!s) {
-      s = { executing: 0, runs: 0, meanMs: this.limits.slowMs };
+      s = { executing: 0, held: 0, meanMs: this.limits.newToolMeanMs, okMs: null, firstOkMs: null };
       this.tools.set(toolId, s);
     }
     return s;
   }
+}
+
+function ewma(mean: number | null, value: number): number {
+  return mean === null ? value : mean * 0.8 + value * 0.2;
 }

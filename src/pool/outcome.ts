@@ -46,7 +46,9 @@ export function failureOf(
 /** A worker's envelope for one run → its outcome. */
 export function outcomeOf(env: RunEnvelope, queuedMs: number): RunOutcome {
   if (env.ok) return { ok: true, json: env.json, durationMs: env.durationMs, queuedMs };
-  return failureOf(env.code, env.message, env.durationMs, queuedMs, undefined, env.detail);
+  // A worker's CONCURRENCY_LIMIT is the instance running short (descriptors): 503.
+  const status = env.code === 'CONCURRENCY_LIMIT' ? 503 : undefined;
+  return failureOf(env.code, env.message, env.durationMs, queuedMs, status, env.detail);
 }
 
 /** The instance is full: no room in the queue, or no worker within the queue-wait bound. */

@@ -1,16 +1,19 @@
 import { setFlagsFromString } from 'node:v8';
 import type { BatchAnswer, RunBatch } from '../shared/envelope.js';
-import { MAX_BATCH_ID, sharedSlots } from '../shared/slot-state.js';
+import { MAX_BATCH_ID, RunSlots, sharedSlots } from '../shared/run-slots.js';
 import type { ToolInput } from '../shared/tool-def.js';
-import { Batcher, type LaneSizes, type PendingRun } from './batcher.js';
-import { type InFlightBatch, SlotBoard, sweepBatch } from './deadlines.js';
-import { Lane, type LaneKind } from './lane.js';
+import { Batcher, type PendingRun } from './batcher.js';
 import { busyOutcome, failedRunOutcome, outcomeOf, type RunOutcome } from './outcome.js';
+import { type InFlightBatch, sweepBatch } from './sweep.js';
+import { Workers } from './workers.js';
 
 export interface PoolStats {
   threads: number;
-  slowThreads: number;
+  /** Most worker threads at once: active, the spare and overflow. */
+  maxWorkers: number;
   workers: number;
+  /** Runs held now: running past the hold threshold on overflow capacity. */
+  held: number;
   queueSize: number;
   utilization: number;
   capacity: number;
@@ -19,6 +22,7 @@ export interface PoolStats {
 
 export interface PoolOptions {
   threads: number;
+  overflow: number;
   maxQueue: number;
   queueWaitMs: number;
   heapMb: number;
@@ -27,41 +31,77 @@ export interface PoolOptions {
   tools: Record<string, string>;
 }
 
+/** One run for the pool: the tool's mode and named input, and its policy's bounds. */
+export interface PoolRun {
+  toolId: string;
+  mode: string;
+  input: ToolInput;
+  timeoutMs: number;
+  /** UTF-8 bytes of the input (batches are kept small). */
+  bytes: number;
+}
+
 // Process-wide V8 flag (workers share it): a regex that backtracks too much falls back
 // to V8's linear-time engine. It does not cover `u`-flag patterns or backreferences,
-// so the deadline stays the last line (PERFORMANCE.md).
+// so the deadline stays the last line.
 setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 
 /** How often deadlines and queue waits are checked: one timer for every run in flight. */
 const SWEEP_MS = 10;
 /** A run holding its worker longer than this lets the runs queued behind it go elsewhere. */
 const TAKE_BACK_AFTER_MS = 20;
-/** Nice value of the slow lane's workers (Linux: lower CPU priority; elsewhere ignored). */
-const SLOW_LANE_NICE = 10;
+/** A run holding its worker longer than this is held: it stops counting as active. */
+const HOLD_AFTER_MS = 100;
+/**
+ * A worker's first run of a tool may build tables (a tokenizer's: ~350 ms here, seconds on
+ * a loaded machine). Holding it at once would send the next run of the tool to another
+ * worker, which builds the same tables, and so on; holding a runaway late keeps good runs
+ * waiting. Until a first run of the tool has succeeded such a run is held after
+ * FIRST_RUN_MS, then after twice what first runs of the tool take.
+ */
+const FIRST_RUN_MS = 250;
+/**
+ * A held run's thread gets a lower priority once it has run LOWER_FACTOR times as long as
+ * the tool's successful runs usually take (first runs compared with first runs), and at
+ * least LOWER_AFTER_MS. Lowering a legitimate run starves it on a busy machine; lowering
+ * a runaway late costs only CPU.
+ */
+const LOWER_FACTOR = 4;
+const LOWER_AFTER_MS = 250;
+/** A first run of a tool whose first runs have not succeeded yet: it may be building tables. */
+const FIRST_LOWER_AFTER_MS = 1000;
+/** A lowered run is charged its CPU time, but never runs longer than this many timeoutMs. */
+const LOWERED_DEADLINE_FACTOR = 2;
+/** Overflow workers idle this long leave. */
+const IDLE_TIMEOUT_MS = 30_000;
 
 /**
- * The worker threads; runs never execute on the API thread. Two lanes (src/pool/lane.ts):
- * `threads` batches of fast tools at once on the fast lane, and `max(1, threads - 1)` runs
- * of slow tools on the slow lane, at lower CPU priority. Each lane keeps one warm spare
- * worker: after a worker is terminated at a deadline, the lane's next run starts at once
- * while the replacement boots.
- * Piscina's own queues stay empty: waiting runs are ordered here (src/pool/batcher.ts).
+ * The worker threads; runs never execute on the API thread. `threads` batches run at once
+ * at normal priority (the active workers). A run that holds its worker past HOLD_AFTER_MS
+ * (FIRST_RUN_MS for a set-up) is *held*: it no longer counts as active (and later its
+ * thread's priority is lowered), so another batch starts on the spare or on an overflow
+ * worker, which counts as active, so another batch starts on the spare or on an overflow worker. Good
+ * runs thus keep flowing beside runaways, of other tools and of the same tool, until the
+ * runaways meet their deadlines. Held runs are bounded by the spare plus `overflow`.
+ * Waiting runs are ordered here (src/pool/batcher.ts), not in Piscina's queue.
  * Capacity is `threads + maxQueue` runs: past it a run is refused at once
  * (CONCURRENCY_LIMIT, 503) instead of growing a queue nobody will wait for.
  */
 export class ToolPool {
   private readonly opts: PoolOptions;
-  private readonly board: SlotBoard;
+  private readonly slots: RunSlots;
   private readonly freeSlots: number[];
   private readonly batcher = new Batcher();
-  private readonly lanes: Lane[];
+  private readonly workers: Workers;
+  private readonly inPool = new Set<InFlightBatch>();
+  private heldBatches = 0;
   private nextBatchId = 0;
   private dispatchScheduled = false;
   private sweeper: NodeJS.Timeout | null = null;
   private warming: Promise<void> | null = null;
   private loaded = false;
   private closing = false;
-  /** Called for each worker created after the first ones: a replacement of a terminated or dead one. */
+  /** Called when a worker was terminated or died: it is replaced (metrics, log). */
   onRestart: () => void = () => {};
   /** Called with the number of runs of every batch sent to a worker (metrics). */
   onBatch: (runs: number) => void = () => {};
@@ -70,43 +110,30 @@ export class ToolPool {
   constructor(opts: PoolOptions) {
     this.opts = opts;
     const capacity = opts.threads + opts.maxQueue;
-    const slots = sharedSlots(capacity);
-    this.board = new SlotBoard(slots);
+    const shared = sharedSlots(capacity);
+    this.slots = new RunSlots(shared);
     this.freeSlots = Array.from({ length: capacity }, (_, i) => capacity - 1 - i);
-    const lane = (kind: LaneKind, size: number, spare: number, nice: number) =>
-      new Lane({
-        kind,
-        capacity: size,
-        spare,
-        heapMb: opts.heapMb,
-        workerData: { tools: opts.tools, slots, nice },
-        onRestart: () => this.onRestart(),
-        onError: (err) => this.onError(err),
-      });
-    this.lanes = [
-      lane('fast', opts.threads, 1, 0),
-      lane('slow', Math.max(1, opts.threads - 1), 1, SLOW_LANE_NICE),
-    ];
+    this.workers = new Workers({
+      threads: opts.threads,
+      overflow: opts.overflow,
+      heapMb: opts.heapMb,
+      idleTimeoutMs: IDLE_TIMEOUT_MS,
+      workerData: { tools: opts.tools, slots: shared },
+      onError: (err) => this.onError(err),
+    });
   }
 
-  private get slowLane(): Lane {
-    return this.lanes[1]!;
-  }
-
-  private get laneSizes(): LaneSizes {
-    return { fast: this.lanes[0]!.capacity, slow: this.slowLane.capacity };
-  }
-
-  /**
-   * Resolves when every worker has loaded its tools; started once, later calls wait for the
-   * same warm-up. The boot waits for it up to a bound (src/plugins/pool.ts); `/readyz` says
-   * not ready until then.
-   */
+  /** Resolves when the minimum workers are up; started once. `/readyz` says not ready until then. */
   warmUp(): Promise<void> {
-    this.warming ??= Promise.all(this.lanes.map((lane) => lane.warmUp())).then(() => {
+    this.warming ??= this.workers.warmUp().then(() => {
       this.loaded = true;
     });
     return this.warming;
+  }
+
+  /** True once the minimum workers are up. */
+  get warm(): boolean {
+    return this.loaded;
   }
 
   /** True once close() was called: a warm-up that fails after it was cut short, not broken. */
@@ -114,30 +141,23 @@ export class ToolPool {
     return this.closing;
   }
 
-  /** True once every worker has loaded its tools. */
-  get warm(): boolean {
-    return this.loaded;
-  }
-
-  run(toolId: string, mode: string, input: ToolInput, timeoutMs: number, bytes = 0): Promise<RunOutcome> {
+  run(call: PoolRun): Promise<RunOutcome> {
     const slot = this.freeSlots.pop();
     if (slot === undefined) return Promise.resolve(busyOutcome(0));
     return new Promise((resolve) => {
       const settle = (outcome: RunOutcome) => {
-        this.board.clear(slot);
+        this.slots.clear(slot);
         this.freeSlots.push(slot);
         resolve(outcome);
       };
       const now = Date.now();
       this.batcher.enqueue({
-        toolId,
-        mode,
-        input,
+        ...call,
         slot,
-        timeoutMs,
         enqueuedAt: now,
         waitingSince: now,
-        bytes,
+        held: false,
+        lowered: null,
         settle,
       });
       this.startSweeper();
@@ -152,50 +172,54 @@ export class ToolPool {
     });
   }
 
-  /** Sends batches to free workers while runs may go. */
+  /** Sends batches while an active worker is free and a worker thread is left for it. */
   private dispatch(): void {
-    for (const lane of this.lanes) {
-      while (lane.free) {
-        const items = this.batcher.take(lane.kind, this.laneSizes);
-        if (!items) break;
-        this.send(lane, items);
-      }
+    const overflowFull = this.heldBatches >= this.workers.max - this.opts.threads;
+    while (this.inPool.size - this.heldBatches < this.opts.threads && this.inPool.size < this.workers.max) {
+      const items = this.batcher.take(this.opts.threads, overflowFull);
+      if (!items) break;
+      this.send(items);
     }
   }
 
-  private send(lane: Lane, items: PendingRun[]): void {
+  private send(items: PendingRun[]): void {
     this.nextBatchId = (this.nextBatchId % MAX_BATCH_ID) + 1;
     const batch: InFlightBatch = {
       id: this.nextBatchId,
-      lane,
       items,
       controller: new AbortController(),
       overdue: null,
+      held: null,
     };
-    for (const run of items) this.board.assign(run.slot, batch.id);
-    lane.inPool.add(batch);
+    for (const run of items) this.slots.assign(run.slot, batch.id);
+    this.inPool.add(batch);
     this.onBatch(items.length);
     const task: RunBatch = {
       batch: batch.id,
       items: items.map(({ toolId, mode, input, slot }) => ({ toolId, mode, input, slot })),
       resultMaxBytes: this.opts.resultMaxBytes,
     };
-    lane.piscina.run(task, { signal: batch.controller.signal }).then(
+    this.workers.piscina.run(task, { signal: batch.controller.signal }).then(
       (answers) => this.finished(batch, answers),
       (err: unknown) => this.failed(batch, err),
     );
   }
 
+  private leave(batch: InFlightBatch): void {
+    this.inPool.delete(batch);
+    if (batch.held) this.heldBatches--;
+    batch.held = null;
+  }
+
   private finished(batch: InFlightBatch, answers: BatchAnswer): void {
-    batch.lane.inPool.delete(batch);
-    // Keep the workers busy first; the answers are written afterwards.
-    this.dispatch();
+    this.leave(batch);
     batch.items.forEach((run, i) => {
       const envelope = answers[i];
       if (!envelope) return; // taken back: it is queued again
-      this.batcher.done(run.toolId, envelope.durationMs, envelope.first === true && envelope.ok);
+      this.batcher.done(run, envelope.durationMs, { first: envelope.first === true, ok: envelope.ok });
       run.settle(outcomeOf(envelope, this.queuedMs(run)));
     });
+    this.dispatch();
   }
 
   /**
@@ -204,29 +228,29 @@ export class ToolPool {
    * (tools are pure functions: a result lost with the worker is simply computed again).
    */
   private failed(batch: InFlightBatch, err: unknown): void {
-    batch.lane.inPool.delete(batch);
+    this.leave(batch);
+    if (!this.closing) this.onRestart();
     const culprit =
-      batch.overdue ?? batch.items.find((run) => this.board.phase(run.slot, batch.id) === 'running');
+      batch.overdue ?? batch.items.find((run) => this.slots.phase(run.slot, batch.id) === 'running');
     const again: PendingRun[] = [];
     for (const run of batch.items) {
-      const phase = this.board.phase(run.slot, batch.id);
+      const phase = this.slots.phase(run.slot, batch.id);
       if (phase === null) continue; // taken back earlier: already queued again
       if (run !== culprit) {
-        this.batcher.returned(run.toolId);
-        this.board.clear(run.slot);
+        this.batcher.returned(run);
+        this.slots.clear(run.slot);
         again.push(run);
         continue;
       }
-      const startedAt = this.board.startedAt(run.slot);
       const ctx = {
         timedOut: batch.overdue === run,
         timeoutMs: run.timeoutMs,
         heapMb: this.opts.heapMb,
-        startedAt,
+        startedAt: this.slots.startedAt(run.slot),
       };
       const outcome = failedRunOutcome(err, this.queuedMs(run), ctx);
       // The time it held the worker counts: a tool whose runs hit their deadline is slow.
-      this.batcher.done(run.toolId, outcome.durationMs);
+      this.batcher.done(run, outcome.durationMs);
       run.settle(outcome);
     }
     this.batcher.requeue(again);
@@ -234,7 +258,7 @@ export class ToolPool {
   }
 
   private queuedMs(run: PendingRun): number {
-    const started = this.board.startedAt(run.slot);
+    const started = this.slots.startedAt(run.slot);
     return started === 0 ? Date.now() - run.enqueuedAt : Math.max(0, started - run.enqueuedAt);
   }
 
@@ -244,40 +268,95 @@ export class ToolPool {
     this.sweeper.unref();
   }
 
-  /** Deadlines of running runs, take-backs from stuck batches, and the queue-wait bound. */
+  /** Deadlines, take-backs, held runs, and the queue-wait bound. */
   private sweep(): void {
     const now = Date.now();
-    for (const batch of this.lanes.flatMap((lane) => [...lane.inPool])) {
+    const times = { now, takeBackAfterMs: TAKE_BACK_AFTER_MS };
+    for (const batch of [...this.inPool]) {
       if (batch.overdue) continue;
-      const { overdue, takenBack } = sweepBatch(this.board, batch, now, TAKE_BACK_AFTER_MS);
-      for (const run of takenBack) this.batcher.returned(run.toolId);
+      const { overdue, takenBack, running, ranMs } = sweepBatch(this.slots, batch, times);
+      for (const run of takenBack) this.batcher.returned(run);
       this.batcher.requeue(takenBack, now);
-      if (overdue) {
+      const usual = running && this.usualMs(running);
+      if (running && ranMs > holdAfter(usual!)) {
+        if (batch.held !== running) this.hold(batch, running);
+        if (batch.held === running && ranMs > lowerAfter(usual!)) this.lower(running, now);
+      } else if (batch.held) {
+        // Its held run ended and a batch-mate runs now: the batch is active again.
+        batch.held = null;
+        this.heldBatches--;
+      }
+      if (overdue && this.pastDeadline(overdue, ranMs)) {
         batch.overdue = overdue;
         batch.controller.abort();
       }
     }
+    // Start what can start before expiring what waited too long: a run a held batch just
+    // made room for is not refused.
+    this.dispatch();
     for (const run of this.batcher.expire(now, this.opts.queueWaitMs)) {
       run.settle(busyOutcome(now - run.enqueuedAt, this.opts.queueWaitMs));
     }
-    this.dispatch();
-    const inPool = this.lanes.reduce((n, lane) => n + lane.inPool.size, 0);
-    if (inPool === 0 && this.batcher.queued === 0 && this.sweeper) {
+    if (this.inPool.size === 0 && this.batcher.queued === 0 && this.sweeper) {
       clearInterval(this.sweeper);
       this.sweeper = null;
     }
   }
 
-  /** `threads`: fast batches at once (POOL_THREADS); `workers`: threads alive, both lanes and the spare. */
+  /**
+   * `run` has held its worker long enough (holdAfter). While a worker thread is left for it
+   * (the spare or overflow), the batch stops counting as active (its thread's priority is
+   * lowered later: lowerAfter); otherwise it stays active and its tool waits (the
+   * batcher's rule).
+   */
+  private hold(batch: InFlightBatch, run: PendingRun): void {
+    if (!batch.held && this.heldBatches >= this.workers.max - this.opts.threads) return;
+    if (!batch.held) this.heldBatches++;
+    batch.held = run;
+    this.batcher.hold(run);
+  }
+
+  /** What successful runs like `run` usually take (first runs on a worker apart); null: not known. */
+  private usualMs(run: PendingRun): Usual {
+    const first = this.slots.firstRun(run.slot);
+    return { first, ms: this.batcher.usualMs(run.toolId, first) };
+  }
+
+  /** Lowers the CPU priority of a held run's thread, once (the worker restores it after the run). */
+  private lower(run: PendingRun, now: number): void {
+    const tid = this.slots.threadOf(run.slot);
+    if (tid > 0 && this.slots.lower(run.slot) && this.workers.lower(tid)) {
+      run.lowered = { at: now, cpuMs: this.workers.cpuMs(tid) };
+    }
+  }
+
+  /**
+   * A run whose priority the pool lowered is charged the CPU time it got since, not the
+   * time it waited for a CPU at low priority: on a busy machine a legitimate run would
+   * otherwise be starved past its deadline by the pool itself. Wall time still bounds it,
+   * at LOWERED_DEADLINE_FACTOR times its timeoutMs.
+   */
+  private pastDeadline(run: PendingRun, ranMs: number): boolean {
+    if (!run.lowered || run.lowered.cpuMs === null) return true;
+    if (ranMs > run.timeoutMs * LOWERED_DEADLINE_FACTOR) return true;
+    const cpuNow = this.workers.cpuMs(this.slots.threadOf(run.slot));
+    if (cpuNow === null) return true;
+    const started = now0(this.slots.startedAt(run.slot));
+    const charged = run.lowered.at - started + (cpuNow - run.lowered.cpuMs);
+    return charged > run.timeoutMs;
+  }
+
+  /** `threads`: active batches at once (POOL_THREADS); `workers`: threads alive now. */
   stats(): PoolStats {
     const capacity = this.opts.threads + this.opts.maxQueue;
-    const sum = (pick: (lane: Lane) => number) => this.lanes.reduce((n, lane) => n + pick(lane), 0);
+    const { piscina } = this.workers;
     return {
       threads: this.opts.threads,
-      slowThreads: this.slowLane.capacity,
-      workers: sum((lane) => lane.piscina.threads.length),
-      queueSize: this.batcher.queued + sum((lane) => lane.piscina.queueSize),
-      utilization: sum((lane) => lane.piscina.utilization) / this.lanes.length,
+      maxWorkers: this.workers.max,
+      workers: piscina.threads.length,
+      held: this.heldBatches,
+      queueSize: this.batcher.queued + piscina.queueSize,
+      utilization: piscina.utilization,
       capacity,
       inUse: capacity - this.freeSlots.length,
     };
@@ -289,12 +368,31 @@ export class ToolPool {
    */
   async close(): Promise<void> {
     this.closing = true;
-    // Workers still loading their tools hold nothing worth waiting for (no run is left by
-    // now): terminate them instead of waiting out the load, which on a starved machine
-    // kept shutdown hanging for tens of seconds.
-    await Promise.all(
-      this.lanes.map((lane) => (this.loaded ? lane.piscina.close() : lane.piscina.destroy())),
-    );
+    // Workers still starting hold nothing worth waiting for (no run is left by now):
+    // terminate them instead of waiting, which on a starved machine kept shutdown
+    // hanging for tens of seconds.
+    const { piscina } = this.workers;
+    await (this.loaded ? piscina.close() : piscina.destroy());
     if (this.sweeper) clearInterval(this.sweeper);
   }
+}
+
+interface Usual {
+  first: boolean;
+  ms: number | null;
+}
+
+function holdAfter(usual: Usual): number {
+  if (!usual.first) return HOLD_AFTER_MS;
+  return usual.ms === null ? FIRST_RUN_MS : Math.max(HOLD_AFTER_MS, 2 * usual.ms);
+}
+
+function lowerAfter(usual: Usual): number {
+  if (usual.first && usual.ms === null) return FIRST_LOWER_AFTER_MS;
+  return Math.max(holdAfter(usual), LOWER_AFTER_MS, LOWER_FACTOR * (usual.ms ?? 0));
+}
+
+/** A start time of 0 (not stamped yet) reads as now. */
+function now0(startedAt: number): number {
+  return startedAt === 0 ? Date.now() : startedAt;
 }

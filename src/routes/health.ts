@@ -25,8 +25,9 @@ export default async function healthRoutes(app: FastifyInstance): Promise<void> 
             : 'ready',
       pool: {
         threads: pool.threads,
-        slowThreads: pool.slowThreads,
+        maxWorkers: pool.maxWorkers,
         workers: pool.workers,
+        held: pool.held,
         queueSize: pool.queueSize,
         inUse: pool.inUse,
         capacity: pool.capacity,

@@ -5,6 +5,7 @@ import type { Admission, AdmissionLease } from '../limits/admission.js';
 import type { ToolInFlight } from '../limits/in-flight.js';
 import type { RateDecision, RateLimits } from '../limits/rate-limit.js';
 import { endOfTurn } from '../limits/redis-batch.js';
+import type { WaitLines } from '../limits/wait-lines.js';
 import type { HubMetrics } from '../metrics.js';
 import type { ToolPool } from '../pool/pool.js';
 import type { RegisteredTool } from '../registry.js';
@@ -22,6 +23,9 @@ export interface Hub {
   rate: RateLimits;
   admission: Admission;
   inFlight: ToolInFlight;
+  /** Runs past the per-client or per-tool cap wait here, up to `capWaitMs`. */
+  waitLines: WaitLines;
+  capWaitMs: number;
   pool: ToolPool;
   metrics: HubMetrics;
   cache: ResultCache;
@@ -129,14 +133,30 @@ async function admitAndRun(
   const [rate, admitted] = await Promise.all([hub.rate.consume(def.id, call.client), admission]);
   const rl = rateLimitInfo(policy, rate);
   const headers = rateHeaders(def.id, policy, rate);
-  const lease = admitted && 'store' in admitted ? admitted : null;
+  let lease = admitted && 'store' in admitted ? admitted : null;
   if (!rate.allowed) {
     if (lease) await hub.admission.release(lease, policy, 0);
     headers['Retry-After'] = rate.retryAfterSec;
     throw fail(new HubError('RATE_LIMITED', rateMessage(def.id, policy)), rl, headers);
   }
-  if (admitted && !lease) {
-    const refusal = admitted as Exclude<typeof admitted, AdmissionLease>;
+  let refusal = admitted && !lease ? (admitted as Exclude<typeof admitted, AdmissionLease>) : null;
+  const line = `${def.id}\0${call.client}`;
+  const waitUntil = Date.now() + hub.capWaitMs;
+  if (refusal?.code === 'CONCURRENCY_LIMIT') {
+    // Past the per-client cap: wait for one of this client's runs to end, in its own line.
+    const got = await hub.waitLines.acquire(line, waitUntil, async () => {
+      const again = await hub.admission.admit(def.id, call.client, policy);
+      // A lease ends the wait, and so does a spent budget; the cap again means wait on.
+      return 'store' in again || again.code === 'BUDGET_EXCEEDED' ? again : null;
+    });
+    if (got && 'store' in got) {
+      lease = got;
+      refusal = null;
+    } else if (got) {
+      refusal = got;
+    }
+  }
+  if (refusal) {
     headers['Retry-After'] = refusal.retryAfterSec;
     throw fail(new HubError(refusal.code, refusal.message), rl, headers);
   }
@@ -145,22 +165,33 @@ async function admitAndRun(
     hub.metrics.recordRun(def.id, call.surface, call.source, 'ok', 0, -1);
     return { toolId: def.id, headers, body: success(cached, runtime) };
   }
-  if (!hub.inFlight.tryAcquire(def.id, policy.maxInFlight)) {
+  // The tool's cap on this instance: past it, wait in the tool's line.
+  const toolSlot = () => (hub.inFlight.tryAcquire(def.id, policy.maxInFlight) ? true : null);
+  if (!toolSlot() && !(await hub.waitLines.acquire(def.id, waitUntil, async () => toolSlot()))) {
     await hub.admission.release(lease!, policy, 0);
+    hub.waitLines.notify(line);
     headers['Retry-After'] = 1;
     const msg = `${def.id} already has ${policy.maxInFlight} runs in flight on this instance`;
     throw fail(new HubError('CONCURRENCY_LIMIT', msg), rl, headers);
   }
   let outcome: Awaited<ReturnType<ToolPool['run']>>;
   try {
-    outcome = await hub.pool.run(def.id, resolved.mode, resolved.input, policy.timeoutMs, resolved.bytes);
+    outcome = await hub.pool.run({
+      toolId: def.id,
+      mode: resolved.mode,
+      input: resolved.input,
+      timeoutMs: policy.timeoutMs,
+      bytes: resolved.bytes,
+    });
   } finally {
     hub.inFlight.release(def.id);
+    hub.waitLines.notify(def.id);
   }
   // Awaited, so the slot and the charge are in the store before the client hears back: a
   // client that calls another instance next finds them there. The releases of a turn go
   // out together in one script call; release never throws (a failure charges in-process).
   await hub.admission.release(lease!, policy, outcome.durationMs);
+  hub.waitLines.notify(line);
   runtime.durationMs = round(outcome.durationMs);
   runtime.queuedMs = round(outcome.queuedMs);
   hub.metrics.recordRun(

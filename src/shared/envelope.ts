@@ -1,4 +1,4 @@
-import type { SharedSlots } from './slot-state.js';
+import type { SharedSlots } from './run-slots.js';
 import type { ToolInput } from './tool-def.js';
 
 /**
@@ -12,7 +12,7 @@ export interface RunItem {
   toolId: string;
   mode: string;
   input: ToolInput;
-  /** The run's slot in the shared state (src/shared/slot-state.ts). */
+  /** The run's slot in the shared state (src/shared/run-slots.ts). */
   slot: number;
 }
 
@@ -25,14 +25,19 @@ export interface RunBatch {
   batch: number;
   items: RunItem[];
   resultMaxBytes: number;
-  /** Boot-time warm-up: answers once the worker has loaded every tool. */
+  /** Warm-up: answers once the worker is up (it loads its tools on first use). */
   warmup?: true;
 }
 
 /** Per item of the batch, in order: its envelope, or null when the API thread took it back. */
 export type BatchAnswer = (RunEnvelope | null)[];
 
-export type WorkerErrorCode = 'INVALID_INPUT' | 'UNSUPPORTED_OPTION' | 'BUDGET_EXCEEDED' | 'INTERNAL_ERROR';
+export type WorkerErrorCode =
+  | 'INVALID_INPUT'
+  | 'UNSUPPORTED_OPTION'
+  | 'BUDGET_EXCEEDED'
+  | 'CONCURRENCY_LIMIT'
+  | 'INTERNAL_ERROR';
 
 export type RunEnvelope = (
   | { ok: true /** The result, already serialised once in the worker. */; json: string; durationMs: number }
@@ -53,8 +58,6 @@ export interface PoolWorkerData {
   /** toolId → absolute path of its run module. */
   tools: Record<string, string>;
   slots: SharedSlots;
-  /** Nice value the worker gives its own thread at start (0: normal priority). */
-  nice: number;
 }
 
 /** Message of the error a worker raises when a tool reaches for the network. */

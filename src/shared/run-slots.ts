@@ -1,0 +1,130 @@
+/**
+ * The per-run state the API thread and the workers share, one slot per run in flight,
+ * and every transition of it, for both sides. Runs cross to a worker in batches; each
+ * run keeps its own slot, so its deadline starts when the worker starts *it*, and the API
+ * thread can take back a run that a slow batch-mate keeps waiting (compare-and-swap: a
+ * run is either started by the worker or taken back, never both).
+ *
+ *   API: assign(batch) ──► ASSIGNED ──worker: claim()──► RUNNING ──worker: finish()──► DONE
+ *                              └──API: takeBack()──► free          API: clear() ──► free
+ *
+ * `state[slot]` is `tag(batch, phase)` (0: free); `startedAt[slot]` is when the worker
+ * started the run (ms since the epoch, 0: not yet); `tid[slot]` is the kernel thread id of
+ * the worker running it (for the API thread to lower that thread's priority when the run
+ * holds its worker too long); `priority[slot]` is NORMAL, FIRST_RUN (the worker's first
+ * run of its tool, which may include the tool's lazy set-up, such as building a
+ * tokenizer's tables: the API thread gives those longer before lowering them) or LOWERED
+ * (the API thread lowered the thread's priority; the worker restores it after the run).
+ */
+const ASSIGNED = 1;
+const RUNNING = 2;
+const DONE = 3;
+const NORMAL = 0;
+const LOWERED = 1;
+const FIRST_RUN = 2;
+type PhaseBits = typeof ASSIGNED | typeof RUNNING | typeof DONE;
+
+/** Batch ids wrap below 2^29 so that a tag fits in an Int32 with its 2-bit phase. */
+export const MAX_BATCH_ID = 2 ** 29 - 1;
+
+export type Phase = 'assigned' | 'running' | 'done' | null;
+
+/** The shared memory itself: plain data, sent to each worker in its workerData. */
+export interface SharedSlots {
+  state: SharedArrayBuffer;
+  startedAt: SharedArrayBuffer;
+  tid: SharedArrayBuffer;
+  priority: SharedArrayBuffer;
+}
+
+export function sharedSlots(capacity: number): SharedSlots {
+  return {
+    state: new SharedArrayBuffer(capacity * 4),
+    startedAt: new SharedArrayBuffer(capacity * 8),
+    tid: new SharedArrayBuffer(capacity * 4),
+    priority: new SharedArrayBuffer(capacity * 4),
+  };
+}
+
+function tag(batch: number, phase: PhaseBits): number {
+  return (batch << 2) | phase;
+}
+
+export class RunSlots {
+  private readonly state: Int32Array;
+  private readonly started: BigInt64Array;
+  private readonly tids: Int32Array;
+  private readonly priority: Int32Array;
+
+  constructor(shared: SharedSlots) {
+    this.state = new Int32Array(shared.state);
+    this.started = new BigInt64Array(shared.startedAt);
+    this.tids = new Int32Array(shared.tid);
+    this.priority = new Int32Array(shared.priority);
+  }
+
+  // ── API thread ──
+
+  assign(slot: number, batch: number): void {
+    Atomics.store(this.started, slot, 0n);
+    Atomics.store(this.tids, slot, 0);
+    Atomics.store(this.priority, slot, NORMAL);
+    Atomics.store(this.state, slot, tag(batch, ASSIGNED));
+  }
+
+  /** Takes a run back from its batch if the worker has not started it. */
+  takeBack(slot: number, batch: number): boolean {
+    return Atomics.compareExchange(this.state, slot, tag(batch, ASSIGNED), 0) === tag(batch, ASSIGNED);
+  }
+
+  clear(slot: number): void {
+    Atomics.store(this.state, slot, 0);
+  }
+
+  phase(slot: number, batch: number): Phase {
+    const value = Atomics.load(this.state, slot);
+    if (value === tag(batch, RUNNING)) return 'running';
+    if (value === tag(batch, DONE)) return 'done';
+    if (value === tag(batch, ASSIGNED)) return 'assigned';
+    return null;
+  }
+
+  /** When the worker started the run in `slot` (ms since the epoch), or 0. */
+  startedAt(slot: number): number {
+    return Number(Atomics.load(this.started, slot));
+  }
+
+  /** The kernel thread id of the worker running `slot`, or 0. */
+  threadOf(slot: number): number {
+    return Atomics.load(this.tids, slot);
+  }
+
+  /** True when the run in `slot` is its worker's first run of the tool. */
+  firstRun(slot: number): boolean {
+    return Atomics.load(this.priority, slot) === FIRST_RUN;
+  }
+
+  /** Claims the right to lower the priority of the thread running `slot` (once); the worker restores it. */
+  lower(slot: number): boolean {
+    const now = Atomics.load(this.priority, slot);
+    return now !== LOWERED && Atomics.compareExchange(this.priority, slot, now, LOWERED) === now;
+  }
+
+  // ── worker ──
+
+  /** Starts the run if it is still assigned to `batch` (false: the API thread took it back). */
+  claim(slot: number, batch: number, tid: number, firstRun: boolean): boolean {
+    const assigned = tag(batch, ASSIGNED);
+    if (firstRun) Atomics.store(this.priority, slot, FIRST_RUN);
+    if (Atomics.compareExchange(this.state, slot, assigned, tag(batch, RUNNING)) !== assigned) return false;
+    Atomics.store(this.tids, slot, tid);
+    Atomics.store(this.started, slot, BigInt(Date.now()));
+    return true;
+  }
+
+  /** Ends the run; true when its thread's priority was lowered meanwhile. */
+  finish(slot: number, batch: number): boolean {
+    Atomics.compareExchange(this.state, slot, tag(batch, RUNNING), tag(batch, DONE));
+    return Atomics.load(this.priority, slot) === LOWERED;
+  }
+}
