@@ -110,7 +110,7 @@ function ownThreadId(): number {
 
 /**
  * Back to normal priority after a held run ended on its own. Lowering a nice value needs
- * CAP_SYS_NICE (root has it; docs/operations.md says to grant it to the container); without
+ * CAP_SYS_NICE (root has it; the README says to grant it to the container); without
  * it the thread stays at the lower priority, which only slows the runs it takes next.
  */
 function restorePriority(): void {
