@@ -17,6 +17,8 @@ export interface DriveSpec {
   duration: number;
   /** Each connection cycles through these in order (autocannon's `requests`). */
   requests: RequestSpec[];
+  /** Other connections beside them for the same time, e.g. a noisy client of its own. */
+  neighbour?: { connections: number; requests: RequestSpec[] };
 }
 
 export interface KindCounts {
@@ -47,49 +49,64 @@ export interface DriveResult {
   goodLatencies: number[];
 }
 
-let active: autocannon.Instance | null = null;
+const active = new Set<autocannon.Instance>();
 
 /** Ends the running load at once (SIGINT): autocannon then reports and the run unwinds. */
 export function stopActiveLoad(): void {
-  active?.stop();
+  for (const instance of active) instance.stop();
 }
 
 const emptyCounts = (): KindCounts => ({ answered: 0, ok: 0, failed: 0, status: {} });
 
 export async function drive(spec: DriveSpec): Promise<DriveResult> {
   const counts = { good: emptyCounts(), bad: emptyCounts() };
-  const mixed = spec.requests.some((r) => r.kind === 'bad');
+  const mixed = [...spec.requests, ...(spec.neighbour?.requests ?? [])].some((r) => r.kind === 'bad');
   const timeoutLatencies: number[] = [];
   const goodLatencies: number[] = [];
   // autocannon calls a request's onResponse and then, synchronously, emits 'response' with
   // the latency; remembering the kind in between attributes each latency to its request.
-  let lastKind: RequestKind = 'good';
-  const requests: autocannon.Request[] = spec.requests.map((r) => ({
-    method: r.method,
-    path: r.path,
-    ...(r.body === undefined ? {} : { body: r.body, headers: { 'content-type': 'application/json' } }),
-    onResponse: (status: number) => {
-      lastKind = r.kind;
-      const c = counts[r.kind];
-      c.answered++;
-      if (status >= 200 && status < 300) c.ok++;
-      else c.failed++;
-      c.status[status] = (c.status[status] ?? 0) + 1;
-    },
-  }));
+  let lastKind: RequestKind | 'neighbour' = 'good';
+  // The neighbour's good answers are not counted: good req/s is the measured connections'.
+  const toAutocannon = (list: RequestSpec[], neighbour: boolean): autocannon.Request[] =>
+    list.map((r) => ({
+      method: r.method,
+      path: r.path,
+      ...(r.body === undefined ? {} : { body: r.body, headers: { 'content-type': 'application/json' } }),
+      onResponse: (status: number) => {
+        lastKind = neighbour && r.kind === 'good' ? 'neighbour' : r.kind;
+        if (lastKind === 'neighbour') return;
+        const c = counts[r.kind];
+        c.answered++;
+        if (status >= 200 && status < 300) c.ok++;
+        else c.failed++;
+        c.status[status] = (c.status[status] ?? 0) + 1;
+      },
+    }));
+  const load = (connections: number, list: RequestSpec[], neighbour = false) =>
+    new Promise<autocannon.Result>((resolve, reject) => {
+      const instance = autocannon(
+        {
+          url: spec.base,
+          connections,
+          pipelining: 1,
+          duration: spec.duration,
+          requests: toAutocannon(list, neighbour),
+        },
+        (error, res) => (error ? reject(error) : resolve(res)),
+      );
+      active.add(instance);
+      instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+        if (status === 504) timeoutLatencies.push(ms);
+        if (mixed && lastKind === 'good') goodLatencies.push(ms);
+      });
+    }).finally(() => active.clear());
 
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    active = autocannon(
-      { url: spec.base, connections: spec.connections, pipelining: 1, duration: spec.duration, requests },
-      (error, res) => (error ? reject(error) : resolve(res)),
-    );
-    active.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-      if (status === 504) timeoutLatencies.push(ms);
-      if (mixed && lastKind === 'good') goodLatencies.push(ms);
-    });
-  }).finally(() => {
-    active = null;
-  });
+  // The neighbour's connections are load beside the measured ones; its answers are counted
+  // by kind (good, bad) like the others, but autocannon's figures are the measured ones'.
+  const [result] = await Promise.all([
+    load(spec.connections, spec.requests),
+    spec.neighbour ? load(spec.neighbour.connections, spec.neighbour.requests, true) : null,
+  ]);
 
   const status: Record<string, number> = {};
   for (const [code, { count }] of Object.entries(result.statusCodeStats)) status[code] = count;

@@ -42,6 +42,7 @@ export async function runScenario(
       connections: scenario.connections,
       duration: opts.duration,
       requests: scenario.requests,
+      ...(scenario.neighbour ? { neighbour: scenario.neighbour } : {}),
     });
     if (interruption.requested) throw new Error('interrupted');
     const rssAfter = await readRss(server.pid);

@@ -121,8 +121,13 @@ export class HubMetrics {
       });
     gauge('toolhub_pool_threads', 'Batches of fast tools at once (POOL_THREADS)', () => opts.pool().threads);
     gauge(
+      'toolhub_pool_slow_threads',
+      'Runs of slow tools at once on the slow lane (held runs apart)',
+      () => opts.pool().slowThreads,
+    );
+    gauge(
       'toolhub_pool_max_workers',
-      'Most worker threads at once: POOL_THREADS, a warm spare and POOL_OVERFLOW_THREADS',
+      'Most worker threads at once: both lanes, a warm spare each and their overflow',
       () => opts.pool().maxWorkers,
     );
     gauge('toolhub_pool_workers', 'Worker threads alive now', () => opts.pool().workers);

@@ -25,7 +25,7 @@ describe('health', () => {
       ok: true,
       status: 'ready',
       limiterStore: 'memory',
-      pool: { threads: 2, maxWorkers: 7, workers: 3, held: 0 },
+      pool: { threads: 2, slowThreads: 1, maxWorkers: 13, workers: 5, held: 0 },
     });
   });
 });
@@ -55,8 +55,9 @@ describe('/metrics', () => {
       expect(text).toContain(name);
     }
     expect(text).toMatch(/^toolhub_pool_threads 2$/m);
-    expect(text).toMatch(/^toolhub_pool_max_workers 7$/m); // 2 active + a spare + 4 overflow
-    expect(text).toMatch(/^toolhub_pool_workers 3$/m); // 2 active + the warm spare
+    expect(text).toMatch(/^toolhub_pool_slow_threads 1$/m);
+    expect(text).toMatch(/^toolhub_pool_max_workers 13$/m); // (2 + 1) + (1 + 1) + 4 overflow each
+    expect(text).toMatch(/^toolhub_pool_workers 5$/m); // 2 main + 1 slow, a warm spare each
     expect(text).toMatch(/^toolhub_pool_held_runs 0$/m);
     expect(text).toMatch(/^toolhub_pool_queue_depth 0$/m);
     expect(text).toMatch(/^toolhub_pool_utilization [0-9.e-]+$/m);

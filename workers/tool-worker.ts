@@ -13,14 +13,16 @@ import { installNetworkGuard, NetworkDisabledError } from './network-guard.js';
  * The Piscina entry. It imports only the tools' run modules and shared types, never the
  * API process's code. A task is a batch of runs (src/shared/envelope.ts), run in order.
  * A worker starts without its tools and imports each on first use, so a worker (a spare,
- * an overflow worker, the replacement of a terminated one) is ready in milliseconds; it
- * then imports the rest in the background. A run's deadline starts after its tool is
- * loaded: loading never eats into it.
+ * an overflow worker, the replacement of a terminated one) is ready in milliseconds and
+ * spends no CPU on tools it never runs. A run's deadline starts after its tool is loaded:
+ * loading never eats into it.
  */
 const data = workerData as PoolWorkerData;
 const slots = new RunSlots(data.slots);
 const tid = ownThreadId();
 installNetworkGuard();
+// The slow lane's workers run at low priority from their start, loading included.
+if (data.nice !== 0) setOwnPriority(data.nice);
 
 /** Tools this worker has run at least once (their first run may include lazy set-up). */
 const ran = new Set<string>();
@@ -39,11 +41,6 @@ function load(toolId: string): Promise<ToolRun> {
   }
   return mod;
 }
-
-// Background warm-up, one tool at a time, after the worker has reported ready.
-setImmediate(async () => {
-  for (const toolId of Object.keys(data.tools)) await load(toolId).catch(() => {});
-});
 
 export default async function runBatch(task: RunBatch): Promise<BatchAnswer> {
   if (task.warmup) {
@@ -109,15 +106,25 @@ function ownThreadId(): number {
 }
 
 /**
- * Back to normal priority after a held run ended on its own. Lowering a nice value needs
- * CAP_SYS_NICE (root has it; the README says to grant it to the container); without
- * it the thread stays at the lower priority, which only slows the runs it takes next.
+ * Back to the worker's own priority after the API thread lowered it for a held run that
+ * then ended on its own. Lowering a nice value needs CAP_SYS_NICE (root has it; the README
+ * says to grant it to the container); without it the thread stays lower, which only slows
+ * the runs it takes next.
  */
 function restorePriority(): void {
   try {
-    if (tid > 0 && getPriority(tid) !== 0) setPriority(tid, 0);
+    if (tid > 0 && getPriority(tid) !== data.nice) setPriority(tid, data.nice);
   } catch {
     // not allowed: stays lowered
+  }
+}
+
+/** Gives this thread (not the process) a nice value: setpriority() on a Linux thread id. */
+function setOwnPriority(nice: number): void {
+  try {
+    if (tid > 0) setPriority(tid, nice);
+  } catch {
+    // not Linux, or not allowed: the lane still isolates slow runs, only the priority is missing
   }
 }
 

@@ -268,12 +268,22 @@ export const RESPONSE_SCHEMAS = {
       status: { enum: ['ready', 'degraded', 'under-pressure', 'not-ready'] },
       pool: {
         type: 'object',
-        required: ['threads', 'maxWorkers', 'workers', 'held', 'queueSize', 'inUse', 'capacity'],
+        required: [
+          'threads',
+          'slowThreads',
+          'maxWorkers',
+          'workers',
+          'held',
+          'queueSize',
+          'inUse',
+          'capacity',
+        ],
         properties: {
-          threads: { type: 'integer', description: 'Batches run at normal priority at once (POOL_THREADS)' },
+          threads: { type: 'integer', description: 'Batches run at once on the main lane (POOL_THREADS)' },
+          slowThreads: { type: 'integer', description: 'Runs of slow tools at once, on the slow lane' },
           maxWorkers: {
             type: 'integer',
-            description: 'Most worker threads at once: POOL_THREADS, a warm spare and POOL_OVERFLOW_THREADS',
+            description: 'Most worker threads at once: both lanes, a warm spare each and their overflow',
           },
           workers: { type: 'integer', description: 'Worker threads alive now' },
           held: {

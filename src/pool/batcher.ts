@@ -1,6 +1,9 @@
 import type { ToolInput } from '../shared/tool-def.js';
 import type { RunOutcome } from './outcome.js';
 
+/** The main lane runs well-behaved tools; the slow lane runs tools whose recent runs are slow. */
+export type LaneKind = 'main' | 'slow';
+
 /** A run waiting for a worker, or travelling in a batch, until its outcome is known. */
 export interface PendingRun {
   toolId: string;
@@ -26,6 +29,8 @@ export interface PendingRun {
 export interface BatchLimits {
   /** The mean a tool starts with before its first run ends: above `maxBatchMs`, so it travels alone. */
   newToolMeanMs: number;
+  /** A tool whose recent runs average more than this is slow: its runs go to the slow lane. */
+  slowMs: number;
   maxItems: number;
   /** Sum of the tools' mean run times in one batch: how long the last run may wait behind the rest. */
   maxBatchMs: number;
@@ -34,6 +39,7 @@ export interface BatchLimits {
 
 export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   newToolMeanMs: 50,
+  slowMs: 50,
   maxItems: 32,
   maxBatchMs: 5,
   maxBatchBytes: 256 * 1024,
@@ -64,14 +70,17 @@ export interface RunEnd {
  *
  * - Runs of *fast* tools (recent mean under `maxBatchMs`) waiting at the same moment travel
  *   as one batch, in arrival order: one thread crossing instead of one per run. Other runs
- *   travel alone. A new tool starts with a mean of `newToolMeanMs`, so it travels alone until its
- *   runs show it fast.
- * - Held runs (past the pool's hold threshold: runaways, or heavy work) leave the active
- *   workers, so good runs keep flowing beside them, of other tools and of the same tool.
- *   Runs of tools with no held run go first; a tool's own runs stay in arrival order.
- *   Once the pool has no room left for held runs, a tool with a held run may use at most
- *   `max(1, active - 1)` active workers, so its runs never take every worker from the
- *   other tools.
+ *   travel alone. A new tool starts with a mean of `newToolMeanMs`, so it travels alone
+ *   until its runs show it fast.
+ * - A *slow* tool (recent mean over `slowMs`: catastrophic inputs timing out, or heavy
+ *   work) runs on the slow lane, so that its runaways never terminate the main lane's
+ *   workers and the warm state they hold (a tokenizer's tables). So does a tool that has
+ *   not run successfully yet (after a boot, every tool): nothing proves it safe. Its first
+ *   success moves it to the main lane; an overdue run moves it back, and fast runs return it.
+ * - In each lane, held runs (past the pool's hold threshold) leave the active workers, so
+ *   good runs keep flowing beside runaways, of other tools and of the same tool. Once a
+ *   lane has no room left for held runs, a tool with a held run may use at most
+ *   `max(1, active - 1)` of its active workers, so it never takes them all.
  */
 export class Batcher {
   private readonly waiting: PendingRun[] = [];
@@ -90,25 +99,26 @@ export class Batcher {
   }
 
   /**
-   * The next batch for a free worker (oldest eligible run first), or null. `active`: active
-   * workers; `full`: no room is left for held runs.
+   * The next batch for a free worker of `lane` (oldest eligible run first), or null.
+   * `active`: the lane's active workers; `full`: the lane has no room left for held runs.
    */
-  take(active: number, full = false): PendingRun[] | null {
-    // Runs of tools with no held run first: a burst of runaways delays only its own tool.
-    return this.takeFrom(active, full, false) ?? this.takeFrom(active, full, true);
-  }
-
-  private takeFrom(active: number, full: boolean, heldTools: boolean): PendingRun[] | null {
+  take(lane: LaneKind, active: number, full = false): PendingRun[] | null {
     for (let i = 0; i < this.waiting.length; i++) {
       const first = this.waiting[i]!;
       const share = this.share(first.toolId);
-      if (share.held > 0 !== heldTools || !this.eligible(share, active, full)) continue;
+      if (this.laneOf(share) !== lane || !this.eligible(share, active, full)) continue;
       if (share.meanMs <= this.limits.maxBatchMs) return this.collect(i, active, full);
       this.waiting.splice(i, 1);
       share.executing++;
       return [first];
     }
     return null;
+  }
+
+  /** Slow: recent runs are slow, or the tool has never run successfully (nothing proves it safe). */
+  private laneOf(share: ToolShare): LaneKind {
+    const proven = share.okMs !== null || share.firstOkMs !== null;
+    return proven && share.meanMs <= this.limits.slowMs ? 'main' : 'slow';
   }
 
   private eligible(share: ToolShare, active: number, full: boolean): boolean {

@@ -2,13 +2,16 @@ import { setFlagsFromString } from 'node:v8';
 import type { BatchAnswer, RunBatch } from '../shared/envelope.js';
 import { MAX_BATCH_ID, RunSlots, sharedSlots } from '../shared/run-slots.js';
 import type { ToolInput } from '../shared/tool-def.js';
-import { Batcher, type PendingRun } from './batcher.js';
+import { Batcher, type LaneKind, type PendingRun } from './batcher.js';
+import { Lane } from './lane.js';
 import { busyOutcome, failedRunOutcome, outcomeOf, type RunOutcome } from './outcome.js';
 import { type InFlightBatch, sweepBatch } from './sweep.js';
-import { Workers } from './workers.js';
+import { lowerPriority, threadCpuMs, Workers } from './workers.js';
 
 export interface PoolStats {
   threads: number;
+  /** Active runs of slow tools at once, on the slow lane. */
+  slowThreads: number;
   /** Most worker threads at once: active, the spare and overflow. */
   maxWorkers: number;
   workers: number;
@@ -72,6 +75,8 @@ const LOWER_AFTER_MS = 250;
 const FIRST_LOWER_AFTER_MS = 1000;
 /** A lowered run is charged its CPU time, but never runs longer than this many timeoutMs. */
 const LOWERED_DEADLINE_FACTOR = 2;
+/** Nice value of the slow lane's workers, set by each on its own thread (Linux; elsewhere ignored). */
+const SLOW_LANE_NICE = 10;
 /** Overflow workers idle this long leave. */
 const IDLE_TIMEOUT_MS = 30_000;
 
@@ -92,9 +97,7 @@ export class ToolPool {
   private readonly slots: RunSlots;
   private readonly freeSlots: number[];
   private readonly batcher = new Batcher();
-  private readonly workers: Workers;
-  private readonly inPool = new Set<InFlightBatch>();
-  private heldBatches = 0;
+  private readonly lanes: Lane[];
   private nextBatchId = 0;
   private dispatchScheduled = false;
   private sweeper: NodeJS.Timeout | null = null;
@@ -113,19 +116,26 @@ export class ToolPool {
     const shared = sharedSlots(capacity);
     this.slots = new RunSlots(shared);
     this.freeSlots = Array.from({ length: capacity }, (_, i) => capacity - 1 - i);
-    this.workers = new Workers({
-      threads: opts.threads,
-      overflow: opts.overflow,
-      heapMb: opts.heapMb,
-      idleTimeoutMs: IDLE_TIMEOUT_MS,
-      workerData: { tools: opts.tools, slots: shared },
-      onError: (err) => this.onError(err),
-    });
+    const lane = (kind: LaneKind, active: number) =>
+      new Lane(
+        kind,
+        active,
+        new Workers({
+          threads: active,
+          nice: kind === 'slow' ? SLOW_LANE_NICE : 0,
+          overflow: opts.overflow,
+          heapMb: opts.heapMb,
+          idleTimeoutMs: IDLE_TIMEOUT_MS,
+          workerData: { tools: opts.tools, slots: shared },
+          onError: (err) => this.onError(err),
+        }),
+      );
+    this.lanes = [lane('main', opts.threads), lane('slow', Math.max(1, opts.threads - 1))];
   }
 
   /** Resolves when the minimum workers are up; started once. `/readyz` says not ready until then. */
   warmUp(): Promise<void> {
-    this.warming ??= this.workers.warmUp().then(() => {
+    this.warming ??= Promise.all(this.lanes.map((lane) => lane.workers.warmUp())).then(() => {
       this.loaded = true;
     });
     return this.warming;
@@ -172,42 +182,44 @@ export class ToolPool {
     });
   }
 
-  /** Sends batches while an active worker is free and a worker thread is left for it. */
+  /** Sends batches while a lane has an active worker free and a worker thread left for it. */
   private dispatch(): void {
-    const overflowFull = this.heldBatches >= this.workers.max - this.opts.threads;
-    while (this.inPool.size - this.heldBatches < this.opts.threads && this.inPool.size < this.workers.max) {
-      const items = this.batcher.take(this.opts.threads, overflowFull);
-      if (!items) break;
-      this.send(items);
+    for (const lane of this.lanes) {
+      while (lane.free) {
+        const items = this.batcher.take(lane.kind, lane.active, lane.full);
+        if (!items) break;
+        this.send(lane, items);
+      }
     }
   }
 
-  private send(items: PendingRun[]): void {
+  private send(lane: Lane, items: PendingRun[]): void {
     this.nextBatchId = (this.nextBatchId % MAX_BATCH_ID) + 1;
     const batch: InFlightBatch = {
       id: this.nextBatchId,
+      lane,
       items,
       controller: new AbortController(),
       overdue: null,
       held: null,
     };
     for (const run of items) this.slots.assign(run.slot, batch.id);
-    this.inPool.add(batch);
+    lane.inPool.add(batch);
     this.onBatch(items.length);
     const task: RunBatch = {
       batch: batch.id,
       items: items.map(({ toolId, mode, input, slot }) => ({ toolId, mode, input, slot })),
       resultMaxBytes: this.opts.resultMaxBytes,
     };
-    this.workers.piscina.run(task, { signal: batch.controller.signal }).then(
+    lane.workers.piscina.run(task, { signal: batch.controller.signal }).then(
       (answers) => this.finished(batch, answers),
       (err: unknown) => this.failed(batch, err),
     );
   }
 
   private leave(batch: InFlightBatch): void {
-    this.inPool.delete(batch);
-    if (batch.held) this.heldBatches--;
+    batch.lane.inPool.delete(batch);
+    if (batch.held) batch.lane.held--;
     batch.held = null;
   }
 
@@ -272,11 +284,13 @@ export class ToolPool {
   private sweep(): void {
     const now = Date.now();
     const times = { now, takeBackAfterMs: TAKE_BACK_AFTER_MS };
-    for (const batch of [...this.inPool]) {
+    for (const batch of this.lanes.flatMap((lane) => [...lane.inPool])) {
       if (batch.overdue) continue;
       const { overdue, takenBack, running, ranMs } = sweepBatch(this.slots, batch, times);
       for (const run of takenBack) this.batcher.returned(run);
       this.batcher.requeue(takenBack, now);
+      // On the slow lane every run is at low priority from its start: charge its CPU time.
+      if (running && batch.lane.niced && !running.lowered) this.chargeCpu(running, now);
       const usual = running && this.usualMs(running);
       if (running && ranMs > holdAfter(usual!)) {
         if (batch.held !== running) this.hold(batch, running);
@@ -284,7 +298,7 @@ export class ToolPool {
       } else if (batch.held) {
         // Its held run ended and a batch-mate runs now: the batch is active again.
         batch.held = null;
-        this.heldBatches--;
+        batch.lane.held--;
       }
       if (overdue && this.pastDeadline(overdue, ranMs)) {
         batch.overdue = overdue;
@@ -297,7 +311,8 @@ export class ToolPool {
     for (const run of this.batcher.expire(now, this.opts.queueWaitMs)) {
       run.settle(busyOutcome(now - run.enqueuedAt, this.opts.queueWaitMs));
     }
-    if (this.inPool.size === 0 && this.batcher.queued === 0 && this.sweeper) {
+    const inPool = this.lanes.reduce((n, lane) => n + lane.inPool.size, 0);
+    if (inPool === 0 && this.batcher.queued === 0 && this.sweeper) {
       clearInterval(this.sweeper);
       this.sweeper = null;
     }
@@ -310,8 +325,8 @@ export class ToolPool {
    * batcher's rule).
    */
   private hold(batch: InFlightBatch, run: PendingRun): void {
-    if (!batch.held && this.heldBatches >= this.workers.max - this.opts.threads) return;
-    if (!batch.held) this.heldBatches++;
+    if (!batch.held && batch.lane.full) return;
+    if (!batch.held) batch.lane.held++;
     batch.held = run;
     this.batcher.hold(run);
   }
@@ -324,39 +339,45 @@ export class ToolPool {
 
   /** Lowers the CPU priority of a held run's thread, once (the worker restores it after the run). */
   private lower(run: PendingRun, now: number): void {
+    if (run.lowered) return; // at low priority already (the slow lane)
     const tid = this.slots.threadOf(run.slot);
-    if (tid > 0 && this.slots.lower(run.slot) && this.workers.lower(tid)) {
-      run.lowered = { at: now, cpuMs: this.workers.cpuMs(tid) };
-    }
+    if (tid > 0 && this.slots.lower(run.slot) && lowerPriority(tid)) this.chargeCpu(run, now);
+  }
+
+  /** From `now` on, `run` is charged the CPU time its thread gets, not the wall time (pastDeadline). */
+  private chargeCpu(run: PendingRun, now: number): void {
+    const tid = this.slots.threadOf(run.slot);
+    if (tid > 0) run.lowered = { at: now, cpuMs: threadCpuMs(tid) };
   }
 
   /**
-   * A run whose priority the pool lowered is charged the CPU time it got since, not the
-   * time it waited for a CPU at low priority: on a busy machine a legitimate run would
+   * A run at low priority (its priority lowered, or on the slow lane) is charged the CPU
+   * time it got since, not the time it waited for a CPU at low priority: on a busy machine a legitimate run would
    * otherwise be starved past its deadline by the pool itself. Wall time still bounds it,
    * at LOWERED_DEADLINE_FACTOR times its timeoutMs.
    */
   private pastDeadline(run: PendingRun, ranMs: number): boolean {
     if (!run.lowered || run.lowered.cpuMs === null) return true;
     if (ranMs > run.timeoutMs * LOWERED_DEADLINE_FACTOR) return true;
-    const cpuNow = this.workers.cpuMs(this.slots.threadOf(run.slot));
+    const cpuNow = threadCpuMs(this.slots.threadOf(run.slot));
     if (cpuNow === null) return true;
     const started = now0(this.slots.startedAt(run.slot));
     const charged = run.lowered.at - started + (cpuNow - run.lowered.cpuMs);
     return charged > run.timeoutMs;
   }
 
-  /** `threads`: active batches at once (POOL_THREADS); `workers`: threads alive now. */
+  /** `threads`: active batches at once on the main lane (POOL_THREADS); `workers`: threads alive now. */
   stats(): PoolStats {
     const capacity = this.opts.threads + this.opts.maxQueue;
-    const { piscina } = this.workers;
+    const sum = (pick: (lane: Lane) => number) => this.lanes.reduce((n, lane) => n + pick(lane), 0);
     return {
       threads: this.opts.threads,
-      maxWorkers: this.workers.max,
-      workers: piscina.threads.length,
-      held: this.heldBatches,
-      queueSize: this.batcher.queued + piscina.queueSize,
-      utilization: piscina.utilization,
+      slowThreads: this.lanes[1]!.active,
+      maxWorkers: sum((lane) => lane.workers.max),
+      workers: sum((lane) => lane.workers.piscina.threads.length),
+      held: sum((lane) => lane.held),
+      queueSize: this.batcher.queued + sum((lane) => lane.workers.piscina.queueSize),
+      utilization: sum((lane) => lane.workers.piscina.utilization) / this.lanes.length,
       capacity,
       inUse: capacity - this.freeSlots.length,
     };
@@ -371,8 +392,9 @@ export class ToolPool {
     // Workers still starting hold nothing worth waiting for (no run is left by now):
     // terminate them instead of waiting, which on a starved machine kept shutdown
     // hanging for tens of seconds.
-    const { piscina } = this.workers;
-    await (this.loaded ? piscina.close() : piscina.destroy());
+    await Promise.all(
+      this.lanes.map(({ workers: { piscina } }) => (this.loaded ? piscina.close() : piscina.destroy())),
+    );
     if (this.sweeper) clearInterval(this.sweeper);
   }
 }

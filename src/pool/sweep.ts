@@ -1,9 +1,11 @@
 import type { RunSlots } from '../shared/run-slots.js';
 import type { PendingRun } from './batcher.js';
+import type { Lane } from './lane.js';
 
 /** A batch on a worker. */
 export interface InFlightBatch {
   id: number;
+  lane: Lane;
   items: PendingRun[];
   controller: AbortController;
   /** The run that passed its deadline: the batch was aborted (its worker terminated) for it. */

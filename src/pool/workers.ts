@@ -9,9 +9,11 @@ export interface WorkersOptions {
   threads: number;
   /** Extra workers for held runs (POOL_OVERFLOW_THREADS). */
   overflow: number;
+  /** Nice value each worker gives its own thread at start (0: normal priority). */
+  nice: number;
   heapMb: number;
   idleTimeoutMs: number;
-  workerData: PoolWorkerData;
+  workerData: Omit<PoolWorkerData, 'nice'>;
   onError: (err: unknown) => void;
 }
 
@@ -28,11 +30,13 @@ export class Workers {
   readonly piscina: Piscina<RunBatch, BatchAnswer>;
   /** Most workers at once: active, spare and overflow. */
   readonly max: number;
+  readonly nice: number;
   private readonly min: number;
 
   constructor(opts: WorkersOptions) {
     this.min = opts.threads + 1;
     this.max = this.min + opts.overflow;
+    this.nice = opts.nice;
     this.piscina = new Piscina<RunBatch, BatchAnswer>({
       filename: workerFile,
       minThreads: this.min,
@@ -43,7 +47,7 @@ export class Workers {
         maxOldGenerationSizeMb: opts.heapMb,
         maxYoungGenerationSizeMb: Math.min(64, opts.heapMb / 4),
       },
-      workerData: opts.workerData,
+      workerData: { ...opts.workerData, nice: opts.nice },
     });
     // A worker that fails to start must not take the process down: it is logged, the
     // pool replaces it, and a batch it held is rejected and mapped like any other failure.
@@ -55,33 +59,33 @@ export class Workers {
     const task: RunBatch = { batch: 0, items: [], resultMaxBytes: 0, warmup: true };
     await Promise.all(Array.from({ length: this.min }, () => this.piscina.run(task)));
   }
+}
 
-  /**
-   * Lowers the CPU priority of the thread `tid` (a worker whose run is held), so that
-   * runaway runs take only CPU the active workers leave. setpriority() on a thread id
-   * applies to that thread alone on Linux; Node's os.setPriority passes the id through.
-   * Done from here, not by the worker: the worker is busy with the run. Best effort.
-   */
-  lower(tid: number): boolean {
-    if (tid <= 0) return false;
-    try {
-      setPriority(tid, HELD_NICE);
-      return true;
-    } catch {
-      return false; // the thread just ended, or not Linux
-    }
+/**
+ * Lowers the CPU priority of the thread `tid` (a worker whose run is held), so that
+ * runaway runs take only CPU the active workers leave. setpriority() on a thread id
+ * applies to that thread alone on Linux; Node's os.setPriority passes the id through.
+ * Done from the API thread, not by the worker: the worker is busy with the run. Best effort.
+ */
+export function lowerPriority(tid: number): boolean {
+  if (tid <= 0) return false;
+  try {
+    setPriority(tid, HELD_NICE);
+    return true;
+  } catch {
+    return false; // the thread just ended, or not Linux
   }
+}
 
-  /**
-   * CPU time the thread `tid` has had (ms), from /proc/self/task/<tid>/schedstat (Linux);
-   * null when it cannot be read (the thread ended, no descriptor left, not Linux).
-   */
-  cpuMs(tid: number): number | null {
-    try {
-      const ns = Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'latin1').split(' ')[0]);
-      return Number.isFinite(ns) ? ns / 1e6 : null;
-    } catch {
-      return null;
-    }
+/**
+ * CPU time the thread `tid` has had (ms), from /proc/self/task/<tid>/schedstat (Linux);
+ * null when it cannot be read (the thread ended, no descriptor left, not Linux).
+ */
+export function threadCpuMs(tid: number): number | null {
+  try {
+    const ns = Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'latin1').split(' ')[0]);
+    return Number.isFinite(ns) ? ns / 1e6 : null;
+  } catch {
+    return null;
   }
 }

@@ -25,6 +25,7 @@ export default async function healthRoutes(app: FastifyInstance): Promise<void> 
             : 'ready',
       pool: {
         threads: pool.threads,
+        slowThreads: pool.slowThreads,
         maxWorkers: pool.maxWorkers,
         workers: pool.workers,
         held: pool.held,
