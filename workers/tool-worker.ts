@@ -21,8 +21,6 @@ const data = workerData as PoolWorkerData;
 const slots = new RunSlots(data.slots);
 const tid = ownThreadId();
 installNetworkGuard();
-// The slow lane's workers run at low priority from their start, loading included.
-if (data.nice !== 0) setOwnPriority(data.nice);
 
 /** Tools this worker has run at least once (their first run may include lazy set-up). */
 const ran = new Set<string>();
@@ -106,25 +104,16 @@ function ownThreadId(): number {
 }
 
 /**
- * Back to the worker's own priority after the API thread lowered it for a held run that
+ * Back to normal priority after the API thread lowered it for a held run that
  * then ended on its own. Lowering a nice value needs CAP_SYS_NICE (root has it; the README
  * says to grant it to the container); without it the thread stays lower, which only slows
  * the runs it takes next.
  */
 function restorePriority(): void {
   try {
-    if (tid > 0 && getPriority(tid) !== data.nice) setPriority(tid, data.nice);
+    if (tid > 0 && getPriority(tid) !== 0) setPriority(tid, 0);
   } catch {
     // not allowed: stays lowered
-  }
-}
-
-/** Gives this thread (not the process) a nice value: setpriority() on a Linux thread id. */
-function setOwnPriority(nice: number): void {
-  try {
-    if (tid > 0) setPriority(tid, nice);
-  } catch {
-    // not Linux, or not allowed: the lane still isolates slow runs, only the priority is missing
   }
 }
 

@@ -55,6 +55,8 @@ interface ToolShare {
   /** Mean time of successful runs, and of successful first runs on a worker (lazy set-up); null: none yet. */
   okMs: number | null;
   firstOkMs: number | null;
+  /** When a run of the tool last passed its deadline (0: never). */
+  overdueAt: number;
 }
 
 /** How a run ended, for the means. */
@@ -62,6 +64,8 @@ export interface RunEnd {
   /** Its worker's first run of the tool (it may include the tool's lazy set-up). */
   first: boolean;
   ok: boolean;
+  /** It passed its deadline (TIMEOUT). */
+  overdue?: boolean;
 }
 
 /**
@@ -169,9 +173,16 @@ export class Batcher {
     this.leave(run);
     const share = this.share(run.toolId);
     if (!(end.first && end.ok)) share.meanMs = share.meanMs * 0.8 + durationMs * 0.2;
+    if (end.overdue) share.overdueAt = Date.now();
     if (!end.ok) return;
     if (end.first) share.firstOkMs = ewma(share.firstOkMs, durationMs);
     else share.okMs = ewma(share.okMs, durationMs);
+  }
+
+  /** True when a run of `toolId` passed its deadline within the last `withinMs`. */
+  runsAway(toolId: string, withinMs: number, now = Date.now()): boolean {
+    const { overdueAt } = this.share(toolId);
+    return overdueAt > 0 && now - overdueAt < withinMs;
   }
 
   /** How long successful runs of `toolId` usually take (first runs on a worker apart); null: not known yet. */
@@ -217,7 +228,14 @@ export class Batcher {
   private share(toolId: string): ToolShare {
     let s = this.tools.get(toolId);
     if (!s) {
-      s = { executing: 0, held: 0, meanMs: this.limits.newToolMeanMs, okMs: null, firstOkMs: null };
+      s = {
+        executing: 0,
+        held: 0,
+        meanMs: this.limits.newToolMeanMs,
+        okMs: null,
+        firstOkMs: null,
+        overdueAt: 0,
+      };
       this.tools.set(toolId, s);
     }
     return s;

@@ -23,11 +23,6 @@ export class Lane {
     return this.inPool.size - this.held < this.active && this.inPool.size < this.workers.max;
   }
 
-  /** Its workers run at low priority from their start (the slow lane). */
-  get niced(): boolean {
-    return this.workers.nice > 0;
-  }
-
   /** No worker thread is left for another held run. */
   get full(): boolean {
     return this.held >= this.workers.max - this.active;

@@ -64,19 +64,17 @@ const HOLD_AFTER_MS = 100;
  */
 const FIRST_RUN_MS = 250;
 /**
- * A held run's thread gets a lower priority once it has run LOWER_FACTOR times as long as
- * the tool's successful runs usually take (first runs compared with first runs), and at
- * least LOWER_AFTER_MS. Lowering a legitimate run starves it on a busy machine; lowering
- * a runaway late costs only CPU.
+ * A held run's thread gets a lower priority only when its tool has had a run pass its
+ * deadline within RUNS_AWAY_MS (a tool known to run away), and once the run has gone
+ * LOWER_FACTOR times as long as the tool's successful runs usually take (first runs on a
+ * worker compared with first runs), and at least LOWER_AFTER_MS. Lowering a legitimate
+ * run starves it on a loaded machine; lowering a runaway costs nothing.
  */
+const RUNS_AWAY_MS = 60_000;
 const LOWER_FACTOR = 4;
 const LOWER_AFTER_MS = 250;
-/** A first run of a tool whose first runs have not succeeded yet: it may be building tables. */
-const FIRST_LOWER_AFTER_MS = 1000;
 /** A lowered run is charged its CPU time, but never runs longer than this many timeoutMs. */
 const LOWERED_DEADLINE_FACTOR = 2;
-/** Nice value of the slow lane's workers, set by each on its own thread (Linux; elsewhere ignored). */
-const SLOW_LANE_NICE = 10;
 /** Overflow workers idle this long leave. */
 const IDLE_TIMEOUT_MS = 30_000;
 
@@ -122,7 +120,6 @@ export class ToolPool {
         active,
         new Workers({
           threads: active,
-          nice: kind === 'slow' ? SLOW_LANE_NICE : 0,
           overflow: opts.overflow,
           heapMb: opts.heapMb,
           idleTimeoutMs: IDLE_TIMEOUT_MS,
@@ -262,7 +259,7 @@ export class ToolPool {
       };
       const outcome = failedRunOutcome(err, this.queuedMs(run), ctx);
       // The time it held the worker counts: a tool whose runs hit their deadline is slow.
-      this.batcher.done(run, outcome.durationMs);
+      this.batcher.done(run, outcome.durationMs, { first: false, ok: false, overdue: batch.overdue === run });
       run.settle(outcome);
     }
     this.batcher.requeue(again);
@@ -289,12 +286,11 @@ export class ToolPool {
       const { overdue, takenBack, running, ranMs } = sweepBatch(this.slots, batch, times);
       for (const run of takenBack) this.batcher.returned(run);
       this.batcher.requeue(takenBack, now);
-      // On the slow lane every run is at low priority from its start: charge its CPU time.
-      if (running && batch.lane.niced && !running.lowered) this.chargeCpu(running, now);
       const usual = running && this.usualMs(running);
       if (running && ranMs > holdAfter(usual!)) {
         if (batch.held !== running) this.hold(batch, running);
-        if (batch.held === running && ranMs > lowerAfter(usual!)) this.lower(running, now);
+        const runsAway = this.batcher.runsAway(running.toolId, RUNS_AWAY_MS, now);
+        if (batch.held === running && runsAway && ranMs > lowerAfter(usual!)) this.lower(running, now);
       } else if (batch.held) {
         // Its held run ended and a batch-mate runs now: the batch is active again.
         batch.held = null;
@@ -338,21 +334,17 @@ export class ToolPool {
   }
 
   /** Lowers the CPU priority of a held run's thread, once (the worker restores it after the run). */
+  /** Lowers the run's thread priority, once; from then on it is charged its CPU time (pastDeadline). */
   private lower(run: PendingRun, now: number): void {
-    if (run.lowered) return; // at low priority already (the slow lane)
     const tid = this.slots.threadOf(run.slot);
-    if (tid > 0 && this.slots.lower(run.slot) && lowerPriority(tid)) this.chargeCpu(run, now);
-  }
-
-  /** From `now` on, `run` is charged the CPU time its thread gets, not the wall time (pastDeadline). */
-  private chargeCpu(run: PendingRun, now: number): void {
-    const tid = this.slots.threadOf(run.slot);
-    if (tid > 0) run.lowered = { at: now, cpuMs: threadCpuMs(tid) };
+    if (tid > 0 && this.slots.lower(run.slot) && lowerPriority(tid)) {
+      run.lowered = { at: now, cpuMs: threadCpuMs(tid) };
+    }
   }
 
   /**
-   * A run at low priority (its priority lowered, or on the slow lane) is charged the CPU
-   * time it got since, not the time it waited for a CPU at low priority: on a busy machine a legitimate run would
+   * A run whose priority the pool lowered is charged the CPU time it got since, not the
+   * time it waited for a CPU at low priority: on a busy machine a legitimate run would
    * otherwise be starved past its deadline by the pool itself. Wall time still bounds it,
    * at LOWERED_DEADLINE_FACTOR times its timeoutMs.
    */
@@ -410,7 +402,6 @@ function holdAfter(usual: Usual): number {
 }
 
 function lowerAfter(usual: Usual): number {
-  if (usual.first && usual.ms === null) return FIRST_LOWER_AFTER_MS;
   return Math.max(holdAfter(usual), LOWER_AFTER_MS, LOWER_FACTOR * (usual.ms ?? 0));
 }
 

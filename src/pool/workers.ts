@@ -9,11 +9,9 @@ export interface WorkersOptions {
   threads: number;
   /** Extra workers for held runs (POOL_OVERFLOW_THREADS). */
   overflow: number;
-  /** Nice value each worker gives its own thread at start (0: normal priority). */
-  nice: number;
   heapMb: number;
   idleTimeoutMs: number;
-  workerData: Omit<PoolWorkerData, 'nice'>;
+  workerData: PoolWorkerData;
   onError: (err: unknown) => void;
 }
 
@@ -30,13 +28,11 @@ export class Workers {
   readonly piscina: Piscina<RunBatch, BatchAnswer>;
   /** Most workers at once: active, spare and overflow. */
   readonly max: number;
-  readonly nice: number;
   private readonly min: number;
 
   constructor(opts: WorkersOptions) {
     this.min = opts.threads + 1;
     this.max = this.min + opts.overflow;
-    this.nice = opts.nice;
     this.piscina = new Piscina<RunBatch, BatchAnswer>({
       filename: workerFile,
       minThreads: this.min,
@@ -47,7 +43,7 @@ export class Workers {
         maxOldGenerationSizeMb: opts.heapMb,
         maxYoungGenerationSizeMb: Math.min(64, opts.heapMb / 4),
       },
-      workerData: { ...opts.workerData, nice: opts.nice },
+      workerData: opts.workerData,
     });
     // A worker that fails to start must not take the process down: it is logged, the
     // pool replaces it, and a batch it held is rejected and mapped like any other failure.

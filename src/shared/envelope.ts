@@ -58,8 +58,6 @@ export interface PoolWorkerData {
   /** toolId → absolute path of its run module. */
   tools: Record<string, string>;
   slots: SharedSlots;
-  /** Nice value the worker gives its own thread at start: the slow lane's run at low priority. */
-  nice: number;
 }
 
 /** Message of the error a worker raises when a tool reaches for the network. */
