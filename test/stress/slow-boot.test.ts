@@ -18,7 +18,13 @@ describe('a pool slow to load its tools', () => {
     const app = await buildApp({
       logger: false,
       toolsDir: NO_TOOLS,
-      env: { LOG_LEVEL: 'silent', EXTRA_TOOL_DIRS: SLOW_LOAD, POOL_THREADS: '1', QUEUE_WAIT_MS: '30000' },
+      env: {
+        LOG_LEVEL: 'silent',
+        EXTRA_TOOL_DIRS: SLOW_LOAD,
+        POOL_THREADS: '1',
+        QUEUE_WAIT_MS: '30000',
+        PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+      },
     });
     try {
       await app.ready();
