@@ -124,6 +124,7 @@ export async function buildApp(options: BuildOptions = {}) {
     prefix: env.REDIS_PREFIX,
     commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
     policies,
+    capWaitMs: env.CAP_WAIT_MS,
   });
   await app.register(poolPlugin, {
     threads: env.POOL_THREADS,
@@ -140,7 +141,6 @@ export async function buildApp(options: BuildOptions = {}) {
     policies,
     validators: compileValidators(tools),
     runtimeEnabled: config.runtimeEnabled,
-    capWaitMs: env.CAP_WAIT_MS,
   });
   await app.register(cataloguePlugin, {
     baseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`,

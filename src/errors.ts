@@ -1,7 +1,8 @@
+import type { RunMeta } from './run/run-types.js';
 import { boundMessage } from './shared/quote.js';
 
 /**
- * Every error code of the hub, declared once with its HTTP status (CONTRACT §2).
+ * Every error code of the hub, declared once with its HTTP status (docs/api.md, "Errors").
  * The error handler, the README table and the OpenAPI document all read this table;
  * test/errors-table.test.ts fails when the README drifts from it.
  */
@@ -79,7 +80,7 @@ export interface HubErrorOptions {
   status?: number;
   headers?: Record<string, string | number>;
   rateLimit?: RateLimitInfo;
-  runtime?: Record<string, unknown>;
+  runtime?: RunMeta;
   /** Logged, never sent to the client. */
   cause?: unknown;
 }
@@ -90,7 +91,7 @@ export class HubError extends Error {
   readonly status: number;
   readonly headers: Record<string, string | number>;
   rateLimit: RateLimitInfo | undefined;
-  runtime: Record<string, unknown> | undefined;
+  runtime: RunMeta | undefined;
 
   constructor(code: ErrorCode, message: string, opts: HubErrorOptions = {}) {
     super(boundMessage(message), opts.cause === undefined ? undefined : { cause: opts.cause });

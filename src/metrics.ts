@@ -20,6 +20,17 @@ function childrenOf<C>(metric: { labels(...values: string[]): C }): (...values: 
   };
 }
 
+/** One run for the metrics; the times only for runs that reached a worker. */
+export interface RunRecord {
+  tool: string;
+  surface: string;
+  source: string;
+  /** `ok` or the errorCode. */
+  outcome: string;
+  durationMs?: number;
+  queuedMs?: number;
+}
+
 const TOTAL_GAUGES = [
   'nodejs_active_handles_total',
   'nodejs_active_requests_total',
@@ -155,18 +166,12 @@ export class HubMetrics {
     );
   }
 
-  recordRun(
-    tool: string,
-    surface: string,
-    source: string,
-    outcome: string,
-    durationMs: number,
-    queuedMs: number,
-  ): void {
-    this.run(tool, surface, source, outcome).inc();
-    if (durationMs > 0) this.runTime(tool).observe(durationMs / 1000);
-    if (queuedMs >= 0) this.queueTime(tool).observe(queuedMs / 1000);
-    if (outcome === 'RATE_LIMITED') this.limited(tool).inc();
+  recordRun(run: RunRecord): void {
+    this.run(run.tool, run.surface, run.source, run.outcome).inc();
+    if (run.durationMs !== undefined && run.durationMs > 0)
+      this.runTime(run.tool).observe(run.durationMs / 1000);
+    if (run.queuedMs !== undefined) this.queueTime(run.tool).observe(run.queuedMs / 1000);
+    if (run.outcome === 'RATE_LIMITED') this.limited(run.tool).inc();
   }
 
   recordHttp(method: string, route: string, status: number, seconds: number): void {

@@ -1,15 +1,7 @@
 import fp from 'fastify-plugin';
 import type { ToolPolicy } from '../config/policy.js';
-import { Admission } from '../limits/admission.js';
-import { RateLimits } from '../limits/rate-limit.js';
+import { Limits } from '../limits/limits.js';
 import { LimiterRedis } from '../limits/redis-client.js';
-
-export interface Limits {
-  /** null: in-process stores (no REDIS_URL). */
-  redis: LimiterRedis | null;
-  rate: RateLimits;
-  admission: Admission;
-}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,17 +14,15 @@ export interface LimitsOptions {
   prefix: string;
   commandTimeoutMs: number;
   policies: Map<string, ToolPolicy>;
+  /** Longest wait for a slot under the per-client or per-tool cap (CAP_WAIT_MS). */
+  capWaitMs: number;
 }
 
 /** Rate limits, budgets and concurrency caps, on Redis when REDIS_URL is set. */
 export default fp<LimitsOptions>(
   async (app, opts) => {
     const redis = opts.redisUrl ? new LimiterRedis(opts.redisUrl, opts.commandTimeoutMs) : null;
-    app.decorate('limits', {
-      redis,
-      rate: new RateLimits(opts.policies, redis, opts.prefix),
-      admission: new Admission(redis, opts.prefix),
-    });
+    app.decorate('limits', new Limits(opts.policies, redis, opts.prefix, opts.capWaitMs));
     if (redis) {
       redis.onStateChange = (state, reason) =>
         state === 'down'

@@ -1,17 +1,15 @@
 import type { ValidateFunction } from 'ajv';
 import fp from 'fastify-plugin';
 import type { ToolPolicy } from '../config/policy.js';
-import { ToolInFlight } from '../limits/in-flight.js';
-import { WaitLines } from '../limits/wait-lines.js';
 import type { RegisteredTool } from '../registry.js';
-import { ResultCache } from '../run/result-cache.js';
-import { type Hub, type RunAnswer, runTool, type ToolCall } from '../run/run-tool.js';
+import { Hub } from '../run/hub.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     tools: Map<string, RegisteredTool>;
     policies: Map<string, ToolPolicy>;
-    runTool: (call: ToolCall) => Promise<RunAnswer>;
+    /** The one entry for a run behind every surface (src/run/hub.ts). */
+    hub: Hub;
   }
 }
 
@@ -20,30 +18,25 @@ export interface RunnerOptions {
   policies: Map<string, ToolPolicy>;
   validators: Map<string, ValidateFunction>;
   runtimeEnabled: boolean;
-  /** Longest wait for a slot under the per-client or per-tool cap (CAP_WAIT_MS). */
-  capWaitMs: number;
 }
 
-/** `app.runTool`: the one run path behind every surface (src/run/run-tool.ts). */
+/** `app.hub`: the run facade, built from the limits, the pool and the metrics. */
 export default fp<RunnerOptions>(
   async (app, opts) => {
-    const hub: Hub = {
-      tools: opts.tools,
-      policies: opts.policies,
-      validators: opts.validators,
-      runtimeEnabled: opts.runtimeEnabled,
-      rate: app.limits.rate,
-      admission: app.limits.admission,
-      inFlight: new ToolInFlight(),
-      waitLines: new WaitLines(),
-      capWaitMs: opts.capWaitMs,
-      pool: app.pool,
-      metrics: app.metrics,
-      cache: new ResultCache(),
-    };
     app.decorate('tools', opts.tools);
     app.decorate('policies', opts.policies);
-    app.decorate('runTool', (call: ToolCall) => runTool(hub, call));
+    app.decorate(
+      'hub',
+      new Hub({
+        tools: opts.tools,
+        policies: opts.policies,
+        validators: opts.validators,
+        runtimeEnabled: opts.runtimeEnabled,
+        limits: app.limits,
+        pool: app.pool,
+        metrics: app.metrics,
+      }),
+    );
   },
   { name: 'toolhub-runner', dependencies: ['toolhub-limits', 'toolhub-pool', 'toolhub-metrics'] },
 );

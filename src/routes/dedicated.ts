@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HubError } from '../errors.js';
 import { fromDedicated } from '../run/input.js';
-import { SOURCES, type Source } from '../run/runtime-input.js';
+import { SOURCES, type Source } from '../run/run-types.js';
 import { quote } from '../shared/quote.js';
 import type { ToolEndpoint } from '../shared/tool-def.js';
-import { sendAnswer } from './runtime.js';
+import { sendRun } from './send-run.js';
 
 /**
  * The dedicated endpoints, derived from the tool modules' `endpoints` (no hand-kept
@@ -20,7 +20,7 @@ export default async function dedicatedRoutes(app: FastifyInstance): Promise<voi
           url: endpoint.path,
           handler: async (request, reply) => {
             const fields = readFields(request, method, endpoint);
-            const answer = await app.runTool({
+            const result = await app.hub.run({
               toolId: def.id,
               surface: 'dedicated',
               source: readSource(request),
@@ -29,7 +29,7 @@ export default async function dedicatedRoutes(app: FastifyInstance): Promise<voi
               requestId: request.id,
               log: request.log,
             });
-            return sendAnswer(reply, answer);
+            return sendRun(reply, result);
           },
         });
       }

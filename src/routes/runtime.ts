@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fromGeneric } from '../run/input.js';
-import type { RunAnswer } from '../run/run-tool.js';
 import { readRuntimeCall } from '../run/runtime-input.js';
+import { sendRun } from './send-run.js';
 
-/** The generic runtime, `/api/tools/run/` (spec 4.3, 4.4): GET query or POST body. */
+/** The generic runtime endpoint, `/api/tools/run/` (docs/api.md): GET query or POST body. */
 export default async function runtimeRoutes(app: FastifyInstance): Promise<void> {
   const handler = (from: 'query' | 'body') => async (request: FastifyRequest, reply: FastifyReply) => {
     const call = readRuntimeCall(from === 'query' ? request.query : request.body, from);
-    const answer = await app.runTool({
+    const result = await app.hub.run({
       toolId: call.toolId,
       surface: 'runtime',
       source: call.source,
@@ -16,13 +16,8 @@ export default async function runtimeRoutes(app: FastifyInstance): Promise<void>
       requestId: request.id,
       log: request.log,
     });
-    return sendAnswer(reply, answer);
+    return sendRun(reply, result);
   };
   app.get('/api/tools/run/', handler('query'));
   app.post('/api/tools/run/', handler('body'));
-}
-
-export function sendAnswer(reply: FastifyReply, answer: RunAnswer): FastifyReply {
-  reply.request.toolId = answer.toolId;
-  return reply.headers(answer.headers).type('application/json; charset=utf-8').send(answer.body);
 }

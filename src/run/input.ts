@@ -8,7 +8,7 @@ import type { FieldMap, Slot, ToolDefinition, ToolEndpoint, ToolInput } from '..
 // ajv-formats is CommonJS with a default export; under NodeNext the callable is `.default`.
 const addFormats = ajvFormats.default as unknown as (ajv: Ajv) => Ajv;
 
-/** The generic runtime's input members (spec 4.3/4.4), already normalised to strings. */
+/** The generic runtime endpoint's input members (docs/api.md), already normalised to strings. */
 export interface GenericInput {
   a?: string;
   b?: string;
@@ -52,7 +52,7 @@ export function resolveMode(def: ToolDefinition, requested: unknown, allowed: re
   );
 }
 
-/** Maps the generic `a`/`b`/`c`/`mode` onto the tool's named input (CONTRACT §3). */
+/** Maps the generic `a`/`b`/`c`/`mode` onto the tool's named input (docs/api.md). */
 export function fromGeneric(def: ToolDefinition, generic: GenericInput): ResolvedInput {
   const mode = resolveMode(def, generic.mode, def.modes);
   const fields = fieldsFor(def, mode);
@@ -99,7 +99,7 @@ export function fromDedicated(
   return { mode, input };
 }
 
-/** UTF-8 bytes of the tool input and mode (CONTRACT §2: INPUT_TOO_LARGE). */
+/** UTF-8 bytes of the tool input and mode, against `inputMaxBytes` (INPUT_TOO_LARGE). */
 export function inputBytes(resolved: ResolvedInput): number {
   let total = Buffer.byteLength(resolved.mode);
   for (const value of Object.values(resolved.input)) {

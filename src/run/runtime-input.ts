@@ -2,9 +2,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import { HubError } from '../errors.js';
 import { quote } from '../shared/quote.js';
 import type { GenericInput } from './input.js';
-
-export const SOURCES = ['web', 'api', 'mcp', 'direct_framework'] as const;
-export type Source = (typeof SOURCES)[number];
+import { SOURCES, type Source } from './run-types.js';
 
 export interface RuntimeCall {
   toolId: string;
@@ -30,7 +28,7 @@ const members = {
   mode: { type: ['string', 'null'], description: 'The tool mode' },
 };
 
-/** The two accepted POST bodies of /api/tools/run/ (spec 4.4); the OpenAPI document shows these. */
+/** The two accepted POST bodies of the generic runtime endpoint (docs/api.md); the OpenAPI document shows these. */
 export const RUNTIME_SCHEMAS = {
   RuntimeRequestNested: {
     type: 'object',
@@ -55,7 +53,7 @@ const validateFlat = ajv.compile(RUNTIME_SCHEMAS.RuntimeRequestFlat);
 
 /**
  * Reads a generic runtime call from a GET query or a POST body: nested when `input`
- * is present, flat otherwise (spec 4.4 rule 1), each checked by its schema above.
+ * is present, flat otherwise (docs/api.md), each checked by its schema above.
  */
 export function readRuntimeCall(raw: unknown, from: 'query' | 'body'): RuntimeCall {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {

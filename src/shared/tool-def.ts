@@ -64,7 +64,7 @@ export interface ToolDefinition {
   howTo: { title: string; description: string }[];
   /** ids of related tools. */
   relatedTools: string[];
-  /** Present on some tools only (spec 2.5). */
+  /** Present on some tools only (the descriptor says so; docs/api.md). */
   hasApi?: boolean;
   /** Result fields that depend on the clock (e.g. cron's next runs); examples compare the rest. */
   volatileResultFields?: string[];

@@ -1,0 +1,169 @@
+import type { ValidateFunction } from 'ajv';
+import type { ToolPolicy } from '../config/policy.js';
+import { HubError } from '../errors.js';
+import type { Limits } from '../limits/limits.js';
+import { type RateReport, rateReport } from '../limits/rate-report.js';
+import type { HubMetrics } from '../metrics.js';
+import type { RunOutcome } from '../pool/outcome.js';
+import type { ToolPool } from '../pool/pool.js';
+import type { RegisteredTool } from '../registry.js';
+import { quote } from '../shared/quote.js';
+import type { ToolDefinition } from '../shared/tool-def.js';
+import { inputBytes, validateInput } from './input.js';
+import { ResultCache } from './result-cache.js';
+import type { RunCall, RunMeta, RunResult, Surface } from './run-types.js';
+
+export interface HubParts {
+  tools: Map<string, RegisteredTool>;
+  policies: Map<string, ToolPolicy>;
+  validators: Map<string, ValidateFunction>;
+  runtimeEnabled: boolean;
+  limits: Limits;
+  pool: ToolPool;
+  metrics: HubMetrics;
+}
+
+/**
+ * The one entry for a run, behind every surface (generic runtime, dedicated endpoints,
+ * MCP, batch): switches → input size → input schema → limits (src/limits/limits.ts) →
+ * pool. It never throws for a refusal: the caller gets a typed RunResult and only
+ * translates it (an HTTP body, an MCP result, a batch item).
+ */
+export class Hub {
+  private readonly cache = new ResultCache();
+
+  constructor(private readonly parts: HubParts) {}
+
+  get tools(): Map<string, RegisteredTool> {
+    return this.parts.tools;
+  }
+
+  async run(call: RunCall): Promise<RunResult> {
+    const { tools, policies, metrics } = this.parts;
+    const tool = tools.get(call.toolId);
+    if (!tool) {
+      const known = [...tools.keys()].join(', ');
+      return {
+        ok: false,
+        error: new HubError('INVALID_INPUT', `unknown toolId ${quote(call.toolId)}; known: ${known}`),
+      };
+    }
+    const def = tool.def;
+    const policy = policies.get(def.id)!;
+    const meta: RunMeta = {
+      toolId: def.id,
+      requestId: call.requestId,
+      surface: call.surface,
+      source: call.source,
+      timeoutMs: policy.timeoutMs,
+      durationMs: 0,
+      queuedMs: 0,
+    };
+    let rate: RateReport | undefined;
+    try {
+      this.checkSwitches(def, policy, call.surface);
+      const resolved = call.resolve(def);
+      meta.mode = resolved.mode;
+      const bytes = inputBytes(resolved);
+      if (bytes > policy.inputMaxBytes) {
+        throw new HubError(
+          'INPUT_TOO_LARGE',
+          `input is ${bytes} bytes; ${def.id} accepts at most ${policy.inputMaxBytes}`,
+        );
+      }
+      validateInput(def, this.parts.validators.get(def.id)!, resolved);
+
+      const cacheKey = policy.cacheTtlSec > 0 ? ResultCache.key(def.id, resolved.mode, resolved.input) : null;
+      const cached = cacheKey === null ? undefined : this.cache.get(cacheKey);
+      const check = await this.parts.limits.check(def.id, call.client, policy, {
+        cached: cached !== undefined,
+      });
+      rate = rateReport(def.id, policy, check.rate);
+      if (!check.ok) {
+        const { code, message, retryAfterSec } = check.refusal;
+        throw new HubError(code, message, { headers: { ...rate.headers, 'Retry-After': retryAfterSec } });
+      }
+      if (cached !== undefined) {
+        meta.cached = true;
+        metrics.recordRun({ tool: def.id, surface: call.surface, source: call.source, outcome: 'ok' });
+        return { ok: true, toolId: def.id, resultJson: cached, meta, rate };
+      }
+      const lease = check.lease!;
+      let outcome: RunOutcome | undefined;
+      try {
+        outcome = await this.parts.pool.run({
+          toolId: def.id,
+          mode: resolved.mode,
+          input: resolved.input,
+          timeoutMs: policy.timeoutMs,
+          bytes,
+        });
+      } finally {
+        await this.parts.limits.release(lease, outcome?.durationMs ?? 0);
+      }
+      meta.durationMs = round(outcome.durationMs);
+      meta.queuedMs = round(outcome.queuedMs);
+      metrics.recordRun({
+        tool: def.id,
+        surface: call.surface,
+        source: call.source,
+        outcome: outcome.ok ? 'ok' : outcome.code,
+        durationMs: outcome.durationMs,
+        queuedMs: outcome.queuedMs,
+      });
+      if (outcome.ok) {
+        if (cacheKey !== null) this.cache.set(cacheKey, outcome.json, policy.cacheTtlSec);
+        return { ok: true, toolId: def.id, resultJson: outcome.json, meta, rate };
+      }
+      this.logFailure(call, outcome, policy);
+      return { ok: false, error: toRunError(outcome, meta, rate) };
+    } catch (err) {
+      if (!(err instanceof HubError)) throw err;
+      err.runtime ??= meta;
+      if (rate) err.rateLimit ??= rate.info;
+      metrics.recordRun({ tool: def.id, surface: call.surface, source: call.source, outcome: err.code });
+      return { ok: false, error: err };
+    }
+  }
+
+  private checkSwitches(def: ToolDefinition, policy: ToolPolicy, surface: Surface): void {
+    if (!this.parts.runtimeEnabled) {
+      throw new HubError('RUNTIME_DISABLED', 'the tool runtime is switched off by the operator');
+    }
+    if (!policy.enabled) throw new HubError('TOOL_DISABLED', `${def.id} is switched off by the operator`);
+    if (surface === 'runtime' && !policy.runtimeSurface) {
+      const paths = def.endpoints.map((e) => `${e.methods.join('/')} ${e.path}`).join(', ');
+      throw new HubError('TOOL_WRONG_SURFACE', `${def.id} is not callable on /api/tools/run/; use ${paths}`);
+    }
+  }
+
+  private logFailure(call: RunCall, outcome: Extract<RunOutcome, { ok: false }>, policy: ToolPolicy): void {
+    if (outcome.detail) call.log.error({ toolId: call.toolId, detail: outcome.detail }, 'tool run failed');
+    if (outcome.code === 'TIMEOUT') {
+      call.log.warn(
+        { toolId: call.toolId, client: call.client, timeoutMs: policy.timeoutMs },
+        'run passed its deadline; its worker was terminated',
+      );
+    }
+  }
+}
+
+/** A failed run's outcome → the HubError its answer is, with the run's meta and rate report. */
+export function toRunError(
+  outcome: Extract<RunOutcome, { ok: false }>,
+  meta: RunMeta,
+  rate: RateReport,
+): HubError {
+  const headers: Record<string, string | number> = { ...rate.headers };
+  if (outcome.code === 'CONCURRENCY_LIMIT') headers['Retry-After'] = 1;
+  return new HubError(outcome.code, outcome.message, {
+    ...(outcome.status ? { status: outcome.status } : {}),
+    headers,
+    runtime: meta,
+    rateLimit: rate.info,
+  });
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}
