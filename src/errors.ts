@@ -3,8 +3,8 @@ import { boundMessage } from './shared/quote.js';
 
 /**
  * Every error code of the hub, declared once with its HTTP status (docs/api.md, "Errors").
- * The error handler, the README table and the OpenAPI document all read this table;
- * test/errors-table.test.ts fails when the README drifts from it.
+ * The error handler, the table in docs/api.md and the OpenAPI document all read this
+ * table; test/docs.test.ts fails when the docs drift from it.
  */
 export const ERROR_TABLE = {
   INVALID_INPUT: {

@@ -3,8 +3,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
 import { moduleExt, toolsDir } from './paths.js';
-import type { ToolDefinition } from './shared/tool-def.js';
-import { TOOL_DEFINITION_SCHEMA } from './shared/tool-def-schema.js';
+import { TOOL_DEFINITION_SCHEMA, type ToolDefinition } from './shared/tool-def.js';
 
 /** A tool as the API process knows it: its definition and where its implementation is. */
 export interface RegisteredTool {
@@ -17,7 +16,10 @@ export class RegistryError extends Error {
   override name = 'RegistryError';
 }
 
-const validateDef = new Ajv({ allErrors: true, strict: false }).compile(TOOL_DEFINITION_SCHEMA);
+// A type guard: what passes is a ToolDefinition, with no cast (one declaration, src/shared/tool-def.ts).
+const validateDef = new Ajv({ allErrors: true, strict: false }).compile<ToolDefinition>(
+  TOOL_DEFINITION_SCHEMA,
+);
 
 /**
  * Scans tool folders (CyberChef's operations folder: adding a tool is adding a folder).
@@ -53,12 +55,11 @@ async function loadTool(folder: string, name: string): Promise<RegisteredTool> {
     throw new RegistryError(`tool folder ${folder} needs tool${ext} and run${ext}`);
   }
   const mod = (await import(pathToFileURL(toolPath).href)) as { default?: unknown };
-  const def = mod.default;
-  if (!validateDef(def)) {
+  const tool = mod.default;
+  if (!validateDef(tool)) {
     const problems = (validateDef.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
     throw new RegistryError(`tool ${name}: invalid definition: ${problems.join('; ')}`);
   }
-  const tool = def as unknown as ToolDefinition;
   if (tool.id !== name) throw new RegistryError(`tool folder '${name}' defines id '${tool.id}'`);
   return { def: tool, runPath };
 }

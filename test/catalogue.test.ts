@@ -78,7 +78,7 @@ describe('skills index and bundle', () => {
 });
 
 describe('tool descriptors', () => {
-  it('fill every field of spec 2.5 and use one number everywhere a policy value appears', async () => {
+  it('fill every field of the ToolDescriptor schema and use one number everywhere a policy value appears', async () => {
     for (const [id, { def }] of app.tools) {
       const res = await app.inject({ url: `/api/tools/${id}.json` });
       const { tool } = res.json();

@@ -105,8 +105,8 @@ function ownThreadId(): number {
 
 /**
  * Back to normal priority after the API thread lowered it for a held run that
- * then ended on its own. Lowering a nice value needs CAP_SYS_NICE (root has it; the README
- * says to grant it to the container); without it the thread stays lower, which only slows
+ * then ended on its own. Lowering a nice value needs CAP_SYS_NICE (root has it; docs/operations.md
+ * says how to grant it to the container); without it the thread stays lower, which only slows
  * the runs it takes next.
  */
 function restorePriority(): void {

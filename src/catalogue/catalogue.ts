@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
+import { EXAMPLE_NAMES } from '../docs/examples.js';
 import { projectRoot, skillsDir } from '../paths.js';
 import type { RegisteredTool } from '../registry.js';
 import { type CatalogueContext, describeTool, remoteCallable } from './descriptor.js';
@@ -32,8 +33,6 @@ export const COMMON_FILES = {
   safetyDefaults: 'safety-defaults.md',
 } as const;
 
-const EXAMPLES = ['basic', 'edgeCase', 'expectedOutput'] as const;
-
 function served(text: string, type: string): Served {
   const body = Buffer.from(text);
   return { body, type, etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"` };
@@ -57,11 +56,11 @@ function toolFiles(id: string, tool: RegisteredTool) {
     ? readFileSync(join(dir, 'SKILL.md'), 'utf8')
     : `# ${tool.def.name}\n\n${tool.def.description}\n`;
   const examples = Object.fromEntries(
-    EXAMPLES.map((name) => {
+    EXAMPLE_NAMES.map((name) => {
       const path = dir ? join(dir, 'examples', `${name}.json`) : '';
       return [name, path && existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {}];
     }),
-  ) as Record<(typeof EXAMPLES)[number], Record<string, unknown>>;
+  ) as Record<(typeof EXAMPLE_NAMES)[number], Record<string, unknown>>;
   return { skillMd, examples };
 }
 

@@ -2,6 +2,7 @@ import type { ToolPolicy } from '../config/policy.js';
 import type { RegisteredTool } from '../registry.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
 
+/** Version of the `agentContract` object of every descriptor (docs/api.md, "Catalogue for agents"). */
 export const CONTRACT_VERSION = '2.0.0';
 export const RUNTIME_PATH = '/api/tools/run/';
 export const OPENAPI_PATH = '/api/openapi.yaml';
@@ -19,7 +20,10 @@ export function remoteCallable(ctx: CatalogueContext, id: string): boolean {
   return ctx.runtimeEnabled && ctx.policies.get(id)!.enabled;
 }
 
-/** The policy object of spec section 8, from the effective policy (operator overrides included). */
+/**
+ * The policy object descriptors publish (`agentContract.runtime.policy`), from the
+ * effective policy: operator overrides included (fields in docs/api.md, "The policy file").
+ */
 export function policyView(p: ToolPolicy): Record<string, unknown> {
   return {
     limit: p.limit,
@@ -39,7 +43,7 @@ export function policyView(p: ToolPolicy): Record<string, unknown> {
   };
 }
 
-/** The tool descriptor of spec 2.5 (`tool` member of GET /api/tools/{toolId}.json). */
+/** The tool descriptor: the `tool` member of GET /api/tools/{toolId}.json (docs/api.md, "Catalogue for agents"). */
 export function describeTool(ctx: CatalogueContext, def: ToolDefinition): Record<string, unknown> {
   const policy = ctx.policies.get(def.id)!;
   const callable = remoteCallable(ctx, def.id);

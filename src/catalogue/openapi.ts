@@ -1,4 +1,6 @@
 import { ERROR_CODES, ERROR_TABLE, errorTableMarkdown } from '../errors.js';
+import type { AnswerDoc, RouteDoc } from '../routes/route-doc.js';
+import { ROUTE_DOCS } from '../routes/route-docs.js';
 import { RUNTIME_SCHEMAS } from '../run/runtime-input.js';
 import type { ToolDefinition, ToolEndpoint } from '../shared/tool-def.js';
 import { type CatalogueContext, RUNTIME_PATH } from './descriptor.js';
@@ -45,7 +47,6 @@ export function buildOpenApi(ctx: CatalogueContext, version: string) {
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (name: string) => ({ 'application/json': { schema: ref(name) } });
 const hdr = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 const HEADERS = {
@@ -216,89 +217,44 @@ function dedicatedPath(def: ToolDefinition, ep: ToolEndpoint, name: string): Rec
   return ops;
 }
 
+/** The routes that are not a tool's, from their one declaration (src/routes/route-docs.ts). */
 function cataloguePaths(): Record<string, unknown> {
-  const doc = (
-    operationId: string,
-    summary: string,
-    schema: unknown,
-    tag = 'catalogue',
-    type = 'application/json',
-  ) => ({
-    get: {
-      tags: [tag],
-      operationId,
-      summary,
-      responses: {
-        200: { description: summary, content: { [type]: { schema } } },
-        ...(tag === 'catalogue'
-          ? { 304: { description: 'Not modified (If-None-Match matched the ETag)' } }
-          : {}),
-      },
-    },
-  });
-  const text = { type: 'string' };
-  return {
-    '/api/skills-index.json': doc(
-      'skillsIndex',
-      'The skills index: every tool an agent can call',
-      ref('SkillsIndex'),
-    ),
-    '/api/skills-bundle.json': doc(
-      'skillsBundle',
-      'The skills bundle: index plus SKILL.md and examples',
-      ref('SkillsBundle'),
-    ),
-    '/api/tools/{toolId}.json': {
-      get: {
-        tags: ['catalogue'],
-        operationId: 'toolDescriptor',
-        summary: 'The descriptor of one tool (metadata, agent contract, policy)',
-        parameters: [{ name: 'toolId', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: {
-          200: {
-            description: 'Descriptor',
-            content: { 'application/json': { schema: ref('ToolDescriptor') } },
-          },
-          304: { description: 'Not modified' },
-          404: { $ref: '#/components/responses/Error404' },
-        },
-      },
-    },
-    '/api/openapi.json': doc('openapiJson', 'This document as JSON', { type: 'object' }),
-    '/api/openapi.yaml': doc('openapiYaml', 'This document as YAML', text, 'catalogue', 'application/yaml'),
-    '/skills/{toolId}/SKILL.md': {
-      get: {
-        tags: ['catalogue'],
-        operationId: 'skillMd',
-        summary: "A tool's SKILL.md",
-        parameters: [{ name: 'toolId', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { 200: { description: 'Markdown', content: { 'text/markdown': { schema: text } } } },
-      },
-    },
-    '/skills/common/{name}': {
-      get: {
-        tags: ['catalogue'],
-        operationId: 'commonSkill',
-        summary: 'error-handling.md, invocation-patterns.md or safety-defaults.md',
-        parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { 200: { description: 'Markdown', content: { 'text/markdown': { schema: text } } } },
-      },
-    },
-    '/healthz': doc('healthz', 'Alive', ref('Health'), 'operations'),
-    '/readyz': {
-      get: {
-        tags: ['operations'],
-        operationId: 'readyz',
-        summary: 'Ready: pool up and not shedding load; limiter store redis, memory or degraded',
-        responses: {
-          200: {
-            description: 'Ready (or degraded: serving on the insurance limiter)',
-            content: json('Readiness'),
-          },
-          503: { description: 'Not ready, or shedding load', content: json('Readiness') },
-        },
-      },
-    },
-    '/metrics': doc('metrics', 'Prometheus metrics', text, 'operations', 'text/plain'),
+  const nameOf = new Map<object, string>(
+    Object.entries(RESPONSE_SCHEMAS).map(([name, schema]) => [schema, name]),
+  );
+  const content = (a: AnswerDoc) => {
+    if (a.schema)
+      return { 'application/json': { schema: nameOf.has(a.schema) ? ref(nameOf.get(a.schema)!) : a.schema } };
+    return a.type
+      ? { [a.type]: { schema: a.type === 'application/json' ? { type: 'object' } : { type: 'string' } } }
+      : undefined;
   };
+  return Object.fromEntries(
+    Object.values(ROUTE_DOCS).map((doc: RouteDoc) => [
+      doc.url,
+      {
+        get: {
+          tags: [doc.tag],
+          operationId: doc.operationId,
+          summary: doc.summary,
+          ...(doc.params
+            ? {
+                parameters: doc.params.map((name) => ({
+                  name,
+                  in: 'path',
+                  required: true,
+                  schema: { type: 'string' },
+                })),
+              }
+            : {}),
+          responses: Object.fromEntries(
+            Object.entries(doc.answers).map(([status, a]) => {
+              const body = content(a);
+              return [status, { description: a.description, ...(body ? { content: body } : {}) }];
+            }),
+          ),
+        },
+      },
+    ]),
+  );
 }

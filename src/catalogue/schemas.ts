@@ -1,6 +1,8 @@
 import { ERROR_CODES } from '../errors.js';
+import { SOURCES, SURFACES } from '../run/run-types.js';
+import { CATEGORIES, FAQ_SCHEMA, HOW_TO_SCHEMA, RISK_CLASSES } from '../shared/tool-def.js';
 
-/** JSON Schemas of the hub's responses (spec section 2), used by the OpenAPI document and its tests. */
+/** JSON Schemas of the hub's answers (docs/api.md), used by fastify, the OpenAPI document and its tests. */
 const str = { type: 'string' } as const;
 const strArray = { type: 'array', items: str } as const;
 const freeForm = { type: 'object', additionalProperties: true } as const;
@@ -33,8 +35,8 @@ export const RESPONSE_SCHEMAS = {
     properties: {
       toolId: str,
       requestId: str,
-      surface: { enum: ['runtime', 'dedicated'] },
-      source: { enum: ['web', 'api', 'mcp', 'direct_framework'] },
+      surface: { enum: [...SURFACES], description: '`runtime`: the generic runtime endpoint' },
+      source: { enum: [...SOURCES] },
       mode: str,
       durationMs: { type: 'number', description: 'Execution time in the worker' },
       queuedMs: { type: 'number', description: 'Wait for a worker' },
@@ -147,34 +149,20 @@ export const RESPONSE_SCHEMAS = {
           id: str,
           name: str,
           description: str,
-          category: { enum: ['devtools', 'ai'] },
+          category: { enum: [...CATEGORIES] },
           icon: str,
           keywords: strArray,
           hasApi: { type: 'boolean' },
           remoteCallable: { type: 'boolean' },
           remoteMode: { enum: ['dedicated_api'] },
-          riskClass: { enum: ['L', 'M', 'H'] },
+          riskClass: { enum: [...RISK_CLASSES] },
           maxInputBytes: { type: 'integer' },
           timeoutMs: { type: 'integer' },
           supportsStreaming: { type: 'boolean' },
           url: str,
           tags: strArray,
-          faqs: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['question', 'answer'],
-              properties: { question: str, answer: str },
-            },
-          },
-          howTo: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['title', 'description'],
-              properties: { title: str, description: str },
-            },
-          },
+          faqs: { type: 'array', items: FAQ_SCHEMA },
+          howTo: { type: 'array', items: HOW_TO_SCHEMA },
           agentContract: { $ref: '#/components/schemas/AgentContract' },
           relatedTools: {
             type: 'array',

@@ -1,236 +1,181 @@
 import { availableParallelism } from 'node:os';
 import { Ajv } from 'ajv';
+import { type Static, Type } from 'typebox';
 
 /**
  * The environment, checked once at boot by one ajv schema (fastify/demo's env plugin).
- * A bad value stops the boot with a message naming the variable. The README's
- * configuration table lists exactly these names (test/readme.test.ts checks it).
+ * A bad value stops the boot with a message naming the variable. The configuration table
+ * of docs/operations.md is generated from it (test/docs.test.ts checks it).
  */
 const poolDefault = Math.max(1, Math.min(availableParallelism(), 4));
 
-export const ENV_SCHEMA = {
-  type: 'object',
-  additionalProperties: true,
-  properties: {
-    PORT: {
-      type: 'integer',
-      minimum: 0,
-      maximum: 65535,
-      default: 8080,
-      description: 'TCP port to listen on',
-    },
-    HOST: { type: 'string', minLength: 1, default: '0.0.0.0', description: 'Address to listen on' },
-    REDIS_URL: {
-      type: 'string',
-      pattern: '^rediss?://',
-      description: 'Redis for the shared limiter stores; unset: in-process stores (one instance only)',
-    },
-    REDIS_PREFIX: {
-      type: 'string',
+export const ENV_SCHEMA = Type.Object(
+  {
+    PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'TCP port to listen on' }),
+    HOST: Type.String({ minLength: 1, default: '0.0.0.0', description: 'Address to listen on' }),
+    REDIS_URL: Type.Optional(
+      Type.String({
+        pattern: '^rediss?://',
+        description: 'Redis for the shared limiter stores; unset: in-process stores (one instance only)',
+      }),
+    ),
+    REDIS_PREFIX: Type.String({
       default: 'toolhub:',
       description: 'Prefix of every Redis key the hub writes',
-    },
-    REDIS_COMMAND_TIMEOUT_MS: {
-      type: 'integer',
+    }),
+    REDIS_COMMAND_TIMEOUT_MS: Type.Integer({
       minimum: 10,
       maximum: 10000,
       default: 200,
       description: 'A limiter command slower than this falls back to the in-process insurance store',
-    },
-    LOG_LEVEL: {
-      type: 'string',
-      enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    }),
+    LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       default: 'info',
       description: 'pino log level',
-    },
-    TRUST_PROXY: {
-      type: 'string',
+    }),
+    TRUST_PROXY: Type.String({
       default: 'false',
       description:
         'false: the client is the TCP peer; true: trust X-Forwarded-For; or a comma list of trusted proxy addresses/CIDRs, or a hop count',
-    },
-    POLICY_FILE: {
-      type: 'string',
-      minLength: 1,
-      description: 'JSON or YAML file of per-tool policy overrides and switches',
-    },
-    RUNTIME_ENABLED: {
-      type: 'boolean',
+    }),
+    POLICY_FILE: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'JSON or YAML file of per-tool policy overrides and switches',
+      }),
+    ),
+    RUNTIME_ENABLED: Type.Boolean({
       default: true,
       description: 'false switches every tool run off (RUNTIME_DISABLED)',
-    },
-    DISABLED_TOOLS: {
-      type: 'string',
+    }),
+    DISABLED_TOOLS: Type.String({
       default: '',
       description: 'Comma-separated toolIds switched off (TOOL_DISABLED)',
-    },
-    POOL_THREADS: {
-      type: 'integer',
+    }),
+    POOL_THREADS: Type.Integer({
       minimum: 1,
       maximum: 64,
       default: poolDefault,
       description:
         'Batches of runs at normal priority at once (active workers; plus one warm spare). Default: CPU count, 1..4',
-    },
-    POOL_OVERFLOW_THREADS: {
-      type: 'integer',
+    }),
+    POOL_OVERFLOW_THREADS: Type.Integer({
       minimum: 0,
       maximum: 256,
       default: 4,
       description:
-        'Extra worker threads for held runs (runs past 100 ms, at lower priority), beyond POOL_THREADS and one warm spare',
-    },
-    POOL_MAX_QUEUE: {
-      type: 'integer',
+        'Extra worker threads per lane for held runs (runs past 100 ms, off the active workers), beyond the active workers and one warm spare',
+    }),
+    POOL_MAX_QUEUE: Type.Integer({
       minimum: 0,
       maximum: 100000,
       default: 256,
       description: 'Runs that may wait for a worker; past it: CONCURRENCY_LIMIT (503)',
-    },
-    QUEUE_WAIT_MS: {
-      type: 'integer',
+    }),
+    QUEUE_WAIT_MS: Type.Integer({
       minimum: 1,
       maximum: 600000,
       default: 10000,
       description: 'Longest wait of a run for a worker; past it: CONCURRENCY_LIMIT (503)',
-    },
-    CAP_WAIT_MS: {
-      type: 'integer',
+    }),
+    CAP_WAIT_MS: Type.Integer({
       minimum: 0,
       maximum: 600000,
       default: 10000,
       description:
         'Longest wait of a run for a slot under the per-client or per-tool cap; past it: CONCURRENCY_LIMIT (429). 0: refuse at once',
-    },
-    WORKER_HEAP_MB: {
-      type: 'integer',
+    }),
+    WORKER_HEAP_MB: Type.Integer({
       minimum: 16,
       maximum: 16384,
       default: 256,
       description: 'Old-generation heap limit of each worker; a run past it: BUDGET_EXCEEDED',
-    },
-    RESULT_MAX_BYTES: {
-      type: 'integer',
+    }),
+    RESULT_MAX_BYTES: Type.Integer({
       minimum: 1024,
       maximum: 268435456,
       default: 8388608,
       description: 'Largest serialised result of one run; past it: BUDGET_EXCEEDED',
-    },
-    BODY_LIMIT_BYTES: {
-      type: 'integer',
+    }),
+    BODY_LIMIT_BYTES: Type.Integer({
       minimum: 1024,
       maximum: 268435456,
       default: 4194304,
       description: 'Hard cap of an HTTP request body; past it: INPUT_TOO_LARGE',
-    },
-    SHUTDOWN_TIMEOUT_MS: {
-      type: 'integer',
+    }),
+    SHUTDOWN_TIMEOUT_MS: Type.Integer({
       minimum: 100,
       maximum: 600000,
       default: 15000,
       description: 'On SIGTERM, longest wait for in-flight runs before the process exits',
-    },
-    PRESSURE_MAX_EVENT_LOOP_DELAY_MS: {
-      type: 'integer',
+    }),
+    PRESSURE_MAX_EVENT_LOOP_DELAY_MS: Type.Integer({
       minimum: 0,
       maximum: 600000,
       default: 1000,
       description: 'Shed runs (503 CONCURRENCY_LIMIT) while the event loop lags more than this; 0: off',
-    },
-    PRESSURE_MAX_EVENT_LOOP_UTILIZATION: {
-      type: 'number',
+    }),
+    PRESSURE_MAX_EVENT_LOOP_UTILIZATION: Type.Number({
       minimum: 0,
       maximum: 1,
       default: 0,
       description: 'Shed runs while the API thread is busier than this (0..1); 0: off',
-    },
-    PRESSURE_MAX_HEAP_USED_BYTES: {
-      type: 'integer',
+    }),
+    PRESSURE_MAX_HEAP_USED_BYTES: Type.Integer({
       minimum: 0,
       default: 0,
       description: "Shed runs while the API thread's heap is above this; 0: 90% of its heap limit",
-    },
-    PRESSURE_MAX_RSS_BYTES: {
-      type: 'integer',
+    }),
+    PRESSURE_MAX_RSS_BYTES: Type.Integer({
       minimum: 0,
       default: 0,
       description: 'Shed runs while the resident memory of the process is above this; 0: off',
-    },
-    PUBLIC_BASE_URL: {
-      type: 'string',
-      pattern: '^https?://[^\\s]+[^/]$',
-      description:
-        'Public base address of the hub in descriptors and OpenAPI (default: http://localhost:PORT)',
-    },
-    REQUEST_TIMEOUT_MS: {
-      type: 'integer',
+    }),
+    PUBLIC_BASE_URL: Type.Optional(
+      Type.String({
+        pattern: '^https?://[^\\s]+[^/]$',
+        description:
+          'Public base address of the hub in descriptors and OpenAPI (default: http://localhost:PORT)',
+      }),
+    ),
+    REQUEST_TIMEOUT_MS: Type.Integer({
       minimum: 1000,
       maximum: 600000,
       default: 30000,
       description:
         'Longest time to receive a whole request (headers and body); a stalled upload is cut with 408 TIMEOUT',
-    },
-    MAX_CONNECTIONS: {
-      type: 'integer',
+    }),
+    MAX_CONNECTIONS: Type.Integer({
       minimum: 0,
       maximum: 1000000,
       default: 0,
       description:
         'Open client connections at most; more are refused at accept. 0: three quarters of the file-descriptor limit',
-    },
-    REFUSAL_LIMIT: {
-      type: 'integer',
+    }),
+    REFUSAL_LIMIT: Type.Integer({
       minimum: 0,
       maximum: 1000000,
       default: 60,
       description:
-        'Requests per minute per client refused before the rate limiter (400, 404, 405, 408, 413, 415, 431) before that client gets 429 at once; 0: off',
-    },
-    EXTRA_TOOL_DIRS: {
-      type: 'string',
+        'Requests per minute per client refused before the rate limiter (400, 401, 404, 405, 408, 413, 415, 431) before that client gets 429 at once; 0: off',
+    }),
+    EXTRA_TOOL_DIRS: Type.String({
       default: '',
       description: 'Comma-separated extra folders scanned for tool modules (plug-ins, test fixtures)',
-    },
+    }),
   },
-} as const;
+  { additionalProperties: true },
+);
 
-export interface EnvConfig {
-  PORT: number;
-  HOST: string;
-  REDIS_URL?: string;
-  REDIS_PREFIX: string;
-  REDIS_COMMAND_TIMEOUT_MS: number;
-  LOG_LEVEL: string;
-  TRUST_PROXY: string;
-  POLICY_FILE?: string;
-  RUNTIME_ENABLED: boolean;
-  DISABLED_TOOLS: string;
-  POOL_THREADS: number;
-  POOL_OVERFLOW_THREADS: number;
-  POOL_MAX_QUEUE: number;
-  QUEUE_WAIT_MS: number;
-  CAP_WAIT_MS: number;
-  WORKER_HEAP_MB: number;
-  RESULT_MAX_BYTES: number;
-  BODY_LIMIT_BYTES: number;
-  SHUTDOWN_TIMEOUT_MS: number;
-  EXTRA_TOOL_DIRS: string;
-  REQUEST_TIMEOUT_MS: number;
-  MAX_CONNECTIONS: number;
-  REFUSAL_LIMIT: number;
-  PUBLIC_BASE_URL?: string;
-  PRESSURE_MAX_EVENT_LOOP_DELAY_MS: number;
-  PRESSURE_MAX_EVENT_LOOP_UTILIZATION: number;
-  PRESSURE_MAX_HEAP_USED_BYTES: number;
-  PRESSURE_MAX_RSS_BYTES: number;
-}
+/** The checked environment: derived from the schema above, never declared apart. */
+export type EnvConfig = Static<typeof ENV_SCHEMA>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
 const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true, strict: false });
-const validate = ajv.compile(ENV_SCHEMA);
+const validate = ajv.compile<EnvConfig>(ENV_SCHEMA);
 
 /** Reads the variables the hub knows from `env`; throws ConfigError naming each bad one. */
 export function loadEnv(env: NodeJS.ProcessEnv | Record<string, string | undefined>): EnvConfig {
@@ -247,5 +192,5 @@ export function loadEnv(env: NodeJS.ProcessEnv | Record<string, string | undefin
     });
     throw new ConfigError(`invalid environment: ${problems.join('; ')}`);
   }
-  return picked as unknown as EnvConfig;
+  return picked;
 }

@@ -4,7 +4,7 @@ import { skillsDir } from '../paths.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
 
 /**
- * The example files of a tool (CONTRACT §7): `basic.json` is a ready body for
+ * The example files of a tool (docs/tools.md): `basic.json` is a ready body for
  * POST /api/tools/run/; `edgeCase.json` is `{description, request, expect}` where
  * `expect` is `{status, errorCode}` or `{status: 200, result}` (a subset of the result);
  * `expectedOutput.json` is what running `basic` really returns as `result`.

@@ -4,31 +4,49 @@ import { resolvePolicies } from '../config/policy.js';
 import { projectRoot, skillsDir } from '../paths.js';
 import type { RegisteredTool } from '../registry.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
-import { applySections, readmeSections } from './readme-sections.js';
+import { applySections, docSections } from './readme-sections.js';
 import { skillSections } from './skill-sections.js';
 
 export interface DocFile {
   path: string;
+  /** The generated sections the file carries. */
+  sections: string[];
   /** The file as it should be. */
   expected: string;
   /** The file as it is ('' when missing). */
   actual: string;
 }
 
-/** Every generated document (README, SKILL.md per tool) as it is and as it should be. */
+/**
+ * Every document with generated sections (README.md, docs/*.md, SKILL.md per tool) as it
+ * is and as it should be.
+ */
 export function generatedDocs(tools: Map<string, RegisteredTool>): DocFile[] {
   const defs = [...tools.values()].map((t) => t.def);
   const policies = resolvePolicies(defs, { DISABLED_TOOLS: '' }, {});
-  const readmePath = join(projectRoot, 'README.md');
-  const readme = readFileSync(readmePath, 'utf8');
-  const docs: DocFile[] = [
-    { path: readmePath, actual: readme, expected: applySections(readme, readmeSections(defs)) },
-  ];
+  const docs: DocFile[] = [];
+  for (const [file, sections] of Object.entries(docSections(defs))) {
+    const path = join(projectRoot, file);
+    if (!existsSync(path)) throw new Error(`${file} is missing: it carries generated sections`);
+    const actual = readFileSync(path, 'utf8');
+    docs.push({
+      path,
+      sections: Object.keys(sections),
+      actual,
+      expected: applySections(actual, sections, file),
+    });
+  }
   for (const def of defs) {
     const path = join(skillsDir, def.id, 'SKILL.md');
     const actual = existsSync(path) ? readFileSync(path, 'utf8') : '';
     const base = actual || skillSkeleton(def);
-    docs.push({ path, actual, expected: applySections(base, skillSections(def, policies.get(def.id)!)) });
+    const sections = skillSections(def, policies.get(def.id)!);
+    docs.push({
+      path,
+      sections: Object.keys(sections),
+      actual,
+      expected: applySections(base, sections, `skills/${def.id}/SKILL.md`),
+    });
   }
   return docs;
 }

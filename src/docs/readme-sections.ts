@@ -4,56 +4,113 @@ import { errorTableMarkdown } from '../errors.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
 import { readExamples } from './examples.js';
 
+/** The project's documents that carry generated sections, relative to the project root. */
+export const GENERATED_DOCS = ['README.md', 'docs/api.md', 'docs/operations.md', 'docs/tools.md'] as const;
+export type GeneratedDoc = (typeof GENERATED_DOCS)[number];
+
 /**
- * The README's generated sections, each between `<!-- name:start -->` and
- * `<!-- name:end -->`. `npm run docs` writes them; test/readme.test.ts fails when the
- * README differs, so the docs cannot drift from the code.
+ * The generated sections of the project's documents, by file, each between
+ * `<!-- name:start -->` and `<!-- name:end -->`. `npm run docs` writes them;
+ * test/docs.test.ts fails when a file differs, so the docs cannot drift from the code.
  */
-export function readmeSections(tools: readonly ToolDefinition[]): Record<string, string> {
+export function docSections(tools: readonly ToolDefinition[]): Record<GeneratedDoc, Record<string, string>> {
   return {
-    errors: errorTableMarkdown(),
-    env: envTable(),
-    policies: policyTable(tools),
-    tools: toolList(tools),
-    dedicated: dedicatedTable(tools),
+    'README.md': { tour: tourTable(tools), settings: envTable(HEADLINE_SETTINGS) },
+    'docs/api.md': {
+      dedicated: dedicatedTable(tools),
+      errors: errorTableMarkdown(),
+      policies: policyTable(tools),
+    },
+    'docs/operations.md': { env: envTable() },
+    'docs/tools.md': { tools: toolList(tools, '../') },
   };
+}
+
+/** The README's tour: one row per tool of the registry, linking to its example and its agent guide. */
+function tourTable(tools: readonly ToolDefinition[]): string {
+  const rows = byId(tools).map((t) => {
+    const endpoints = t.endpoints
+      .map((e) => `\`${e.methods.length === 1 ? `${e.methods[0]} ` : ''}${e.path}\``)
+      .join('<br>');
+    const example = `docs/tools.md#${headingSlug(toolHeading(t))}`;
+    return `| [${cell(t.name)}](${example}) | \`${t.id}\` | ${cell(oneLine(t.description))} | ${endpoints} | [SKILL.md](skills/${t.id}/SKILL.md) |`;
+  });
+  return [
+    '| tool | toolId | what it does | dedicated endpoint | agent guide |',
+    '|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
+/**
+ * A tool's description in one short sentence: its first sentence, without the
+ * parenthesised lists and without what follows a colon or a semicolon.
+ */
+export function oneLine(description: string): string {
+  const first = description.split(/(?<=\.)\s+(?=[A-Z])/)[0]!;
+  const short = first
+    .replace(/\s*\([^()]*\)/g, '')
+    .split(/:\s|;\s/)[0]!
+    .replace(/\.$/, '');
+  return `${short}.`;
+}
+
+/** The heading of a tool in docs/tools.md. */
+function toolHeading(t: ToolDefinition): string {
+  return `${t.name} (\`${t.id}\`)`;
+}
+
+/**
+ * The anchor GitHub gives a Markdown heading: lower case, every character but letters,
+ * digits, `_`, `-` and spaces dropped, spaces as hyphens (a repeated heading gets `-1`, ...).
+ */
+export function headingSlug(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '')
+    .replace(/ /g, '-');
+}
+
+function byId(tools: readonly ToolDefinition[]): ToolDefinition[] {
+  return [...tools].sort((a, b) => a.id.localeCompare(b.id));
 }
 
 /** The dedicated surface of every tool: endpoints and the named fields behind a, b, c, mode. */
 function dedicatedTable(tools: readonly ToolDefinition[]): string {
-  const rows = [...tools]
-    .sort((a, b) => a.id.localeCompare(b.id))
-    .map((t) => {
-      const endpoints = t.endpoints
-        .map((e) => `${e.methods.join('/')} \`${e.path}\`${e.mode ? ` (${e.mode})` : ''}`)
-        .join('<br>');
-      const slot = (s: 'a' | 'b' | 'c') => {
-        const names = new Set(
-          [t.fields[s], ...Object.values(t.fieldsByMode ?? {}).map((f) => f[s])].filter(Boolean),
-        );
-        return names.size ? [...names].map((n) => `\`${n}\``).join(' or ') : '-';
-      };
-      const mode = t.modeField ? `\`${t.modeField}\`` : '(path)';
-      return `| ${t.id} | ${endpoints} | ${slot('a')} | ${slot('b')} | ${slot('c')} | ${mode} |`;
-    });
+  const rows = byId(tools).map((t) => {
+    const endpoints = t.endpoints
+      .map((e) => `${e.methods.join('/')} \`${e.path}\`${e.mode ? ` (${e.mode})` : ''}`)
+      .join('<br>');
+    const slot = (s: 'a' | 'b' | 'c') => {
+      const names = new Set(
+        [t.fields[s], ...Object.values(t.fieldsByMode ?? {}).map((f) => f[s])].filter(Boolean),
+      );
+      return names.size ? [...names].map((n) => `\`${n}\``).join(' or ') : '-';
+    };
+    const mode = t.modeField ? `\`${t.modeField}\`` : '(path)';
+    return `| ${t.id} | ${endpoints} | ${slot('a')} | ${slot('b')} | ${slot('c')} | ${mode} |`;
+  });
   return ['| toolId | dedicated endpoints | a | b | c | mode |', '|---|---|---|---|---|---|', ...rows].join(
     '\n',
   );
 }
 
-/** Each tool with its endpoints and its basic example: the request and the real answer. */
-function toolList(tools: readonly ToolDefinition[]): string {
-  return [...tools]
-    .sort((a, b) => a.id.localeCompare(b.id))
+/**
+ * Each tool with its endpoints and its basic example: the request and the real answer.
+ * `root` leads from the document's folder to the project root (links to the agent guides).
+ */
+function toolList(tools: readonly ToolDefinition[], root: string): string {
+  return byId(tools)
     .map((t) => {
       const { basic, expectedOutput } = readExamples(t.id);
       const endpoints = t.endpoints.map((e) => `\`${e.methods.join('|')} ${e.path}\``).join(', ');
+      const guide = `skills/${t.id}/SKILL.md`;
       return [
-        `### ${t.name} (\`${t.id}\`)`,
+        `## ${toolHeading(t)}`,
         '',
         t.description,
         '',
-        `Endpoints: ${endpoints}; modes: ${t.modes.map((m) => `\`${m}\``).join(', ')}. Agent guide: [skills/${t.id}/SKILL.md](skills/${t.id}/SKILL.md).`,
+        `Dedicated endpoints: ${endpoints}; modes: ${t.modes.map((m) => `\`${m}\``).join(', ')}. Agent guide: [${guide}](${root}${guide}).`,
         '',
         '```sh',
         `curl -s -X POST localhost:8080/api/tools/run/ -H 'content-type: application/json' \\`,
@@ -68,7 +125,7 @@ function toolList(tools: readonly ToolDefinition[]): string {
     .join('\n\n');
 }
 
-/** Long strings (SVG, snippets) are cut for the README; the example files hold them whole. */
+/** Long strings (SVG, snippets) are cut for the docs; the example files hold them whole. */
 function trimStrings(value: unknown): unknown {
   if (typeof value === 'string') return value.length > 160 ? `${value.slice(0, 160)}…` : value;
   if (Array.isArray(value))
@@ -79,23 +136,51 @@ function trimStrings(value: unknown): unknown {
   return value;
 }
 
-function envTable(): string {
-  const rows = Object.entries(ENV_SCHEMA.properties).map(([name, p]) => {
-    const prop = p as { default?: unknown; description: string };
-    const def = prop.default === undefined ? '(unset)' : `\`${String(prop.default)}\``;
-    return `| \`${name}\` | ${name === 'POOL_THREADS' ? 'CPU count, 1..4' : def} | ${prop.description} |`;
-  });
+/** The settings the README shows; docs/operations.md has them all. */
+const HEADLINE_SETTINGS = [
+  'PORT',
+  'REDIS_URL',
+  'POLICY_FILE',
+  'RUNTIME_ENABLED',
+  'DISABLED_TOOLS',
+  'POOL_THREADS',
+  'POOL_OVERFLOW_THREADS',
+  'QUEUE_WAIT_MS',
+  'CAP_WAIT_MS',
+  'TRUST_PROXY',
+  'REQUEST_TIMEOUT_MS',
+  'MAX_CONNECTIONS',
+  'REFUSAL_LIMIT',
+  'SHUTDOWN_TIMEOUT_MS',
+] as const;
+
+/** The environment variables (only `names` when given) with their defaults and meaning. */
+function envTable(names?: readonly string[]): string {
+  const all = Object.entries(ENV_SCHEMA.properties);
+  for (const name of names ?? []) {
+    if (!all.some(([n]) => n === name)) throw new Error(`no environment variable ${name} in ENV_SCHEMA`);
+  }
+  const rows = all
+    .filter(([name]) => !names || names.includes(name))
+    .map(([name, p]) => {
+      const prop = p as unknown as { default?: unknown; description: string };
+      const def =
+        prop.default === undefined
+          ? '(unset)'
+          : prop.default === ''
+            ? '(none)'
+            : `\`${String(prop.default)}\``;
+      return `| \`${name}\` | ${name === 'POOL_THREADS' ? 'CPU count, 1..4' : def} | ${prop.description} |`;
+    });
   return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
 }
 
 function policyTable(tools: readonly ToolDefinition[]): string {
-  const rows = [...tools]
-    .sort((a, b) => a.id.localeCompare(b.id))
-    .map((t) => {
-      const p = t.policy;
-      const budget = Math.round(p.windowSec * 1000 * POLICY_DEFAULTS.computeBudgetFraction);
-      return `| ${t.id} | ${p.limit} | ${p.burst} | ${p.windowSec} | ${p.inputMaxBytes} | ${p.timeoutMs} | ${budget} | ${t.riskClass} |`;
-    });
+  const rows = byId(tools).map((t) => {
+    const p = t.policy;
+    const budget = Math.round(p.windowSec * 1000 * POLICY_DEFAULTS.computeBudgetFraction);
+    return `| ${t.id} | ${p.limit} | ${p.burst} | ${p.windowSec} | ${p.inputMaxBytes} | ${p.timeoutMs} | ${budget} | ${t.riskClass} |`;
+  });
   return [
     '| toolId | limit | burst | windowSec | inputMaxBytes | timeoutMs | computeBudgetMs | riskClass |',
     '|---|---|---|---|---|---|---|---|',
@@ -103,12 +188,17 @@ function policyTable(tools: readonly ToolDefinition[]): string {
   ].join('\n');
 }
 
-/** Replaces every generated section of `readme` with its current text. */
-export function applySections(readme: string, sections: Record<string, string>): string {
-  let out = readme;
+function cell(text: string): string {
+  return text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+}
+
+/** Replaces every generated section of `text` (the document `file`) with its current text. */
+export function applySections(text: string, sections: Record<string, string>, file = 'the document'): string {
+  let out = text;
   for (const [name, body] of Object.entries(sections)) {
     const re = new RegExp(`(<!-- ${name}:start -->)[\\s\\S]*?(<!-- ${name}:end -->)`);
-    if (!re.test(out)) throw new Error(`README has no section '${name}'`);
+    if (!re.test(out))
+      throw new Error(`${file} has no section '${name}' (<!-- ${name}:start --> ... <!-- ${name}:end -->)`);
     out = out.replace(re, (_m, open: string, close: string) => `${open}\n${body}\n${close}`);
   }
   return out;

@@ -24,7 +24,7 @@ interface Window {
 
 /**
  * The client's compute budget (worker milliseconds per window and tool) and its cap on
- * runs in flight (docs/api.md, "Limits"). With Redis both are shared by every instance; the checks
+ * runs in flight (docs/api.md, "Compute budget" and "Concurrency caps and waiting lines"). With Redis both are shared by every instance; the checks
  * of one event-loop turn go out as one script call, in the same pipeline as the turn's
  * rate-limit commands. Without Redis, or while it is away, they are counted in-process.
  */

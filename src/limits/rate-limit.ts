@@ -43,7 +43,7 @@ interface ToolLimiters {
 
 /**
  * Per client and tool rate limits with rate-limiter-flexible's BurstyRateLimiter
- * (docs/api.md, "Limits"): `limit` runs per fixed window, then `burst` more per window.
+ * (docs/api.md, "Rate limit and its headers"): `limit` runs per fixed window, then `burst` more per window.
  * With Redis, each Redis limiter has the in-process one as its insurance, so counts
  * carry on in-process while Redis is away (each instance then counts alone).
  */

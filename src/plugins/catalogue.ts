@@ -5,6 +5,8 @@ import fp from 'fastify-plugin';
 import { buildCatalogue, type Catalogue, type Served } from '../catalogue/catalogue.js';
 import type { CatalogueContext } from '../catalogue/descriptor.js';
 import { HubError } from '../errors.js';
+import { type RouteDoc, routeSchema } from '../routes/route-doc.js';
+import { ROUTE_DOCS } from '../routes/route-docs.js';
 import { quote } from '../shared/quote.js';
 
 declare module 'fastify' {
@@ -29,11 +31,20 @@ export default fp<Omit<CatalogueContext, 'tools' | 'policies'>>(
       if (request.headers['if-none-match'] === doc.etag) return reply.code(304).send();
       return reply.type(doc.type).send(doc.body);
     };
-    app.get('/api/skills-index.json', (req, reply) => send(req, reply, catalogue.index));
-    app.get('/api/skills-bundle.json', (req, reply) => send(req, reply, catalogue.bundle));
-    app.get('/api/openapi.json', (req, reply) => send(req, reply, catalogue.openapiJson));
-    app.get('/api/openapi.yaml', (req, reply) => send(req, reply, catalogue.openapiYaml));
-    app.get<{ Params: { file: string } }>('/api/tools/:file', (req, reply) => {
+    const opts_ = (doc: RouteDoc) => ({ schema: routeSchema(doc) });
+    app.get('/api/skills-index.json', opts_(ROUTE_DOCS.skillsIndex), (req, reply) =>
+      send(req, reply, catalogue.index),
+    );
+    app.get('/api/skills-bundle.json', opts_(ROUTE_DOCS.skillsBundle), (req, reply) =>
+      send(req, reply, catalogue.bundle),
+    );
+    app.get('/api/openapi.json', opts_(ROUTE_DOCS.openapiJson), (req, reply) =>
+      send(req, reply, catalogue.openapiJson),
+    );
+    app.get('/api/openapi.yaml', opts_(ROUTE_DOCS.openapiYaml), (req, reply) =>
+      send(req, reply, catalogue.openapiYaml),
+    );
+    app.get<{ Params: { file: string } }>('/api/tools/:file', opts_(ROUTE_DOCS.descriptor), (req, reply) => {
       const id = req.params.file.endsWith('.json') ? req.params.file.slice(0, -5) : '';
       const doc = catalogue.descriptors.get(id);
       if (!doc)

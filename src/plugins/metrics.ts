@@ -1,5 +1,7 @@
 import fp from 'fastify-plugin';
 import { HubMetrics } from '../metrics.js';
+import { routeSchema } from '../routes/route-doc.js';
+import { ROUTE_DOCS } from '../routes/route-docs.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,7 +37,7 @@ export default fp(
       done();
     });
 
-    app.get('/metrics', async (_request, reply) => {
+    app.get('/metrics', { schema: routeSchema(ROUTE_DOCS.metrics) }, async (_request, reply) => {
       reply.type(metrics.registry.contentType);
       return metrics.registry.metrics();
     });

@@ -6,7 +6,7 @@ import { HubError } from '../errors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** True while the instance sheds load (README "Load shedding"). */
+    /** True while the instance sheds load (docs/operations.md, "Load shedding"). */
     isUnderPressure: () => boolean;
   }
 }

@@ -12,7 +12,7 @@ declare module 'fastify' {
 const EXEMPT = /^\/(healthz|readyz|metrics)\/?(\?|$)/;
 
 /**
- * Junk costs its sender (README "Limits"): requests refused before the rate limiter are
+ * Junk costs its sender (docs/api.md, "Before the limits: junk, pressure, shutdown"): requests refused before the rate limiter are
  * counted per client, and past REFUSAL_LIMIT a minute the client is answered 429
  * RATE_LIMITED in onRequest, before its body is read, and the connection is closed.
  */

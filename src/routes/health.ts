@@ -1,12 +1,17 @@
 import type { FastifyInstance } from 'fastify';
+import { routeSchema } from './route-doc.js';
+import { ROUTE_DOCS } from './route-docs.js';
 
 /**
  * `/healthz`: the process is alive. `/readyz`: every worker has loaded its tools and the
  * instance is not shedding load (503 otherwise); the limiter store is `redis`, `memory` or `degraded`.
  */
 export default async function healthRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/healthz', async () => ({ ok: true, status: 'alive' }));
-  app.get('/readyz', async (_request, reply) => {
+  app.get('/healthz', { schema: routeSchema(ROUTE_DOCS.healthz) }, async () => ({
+    ok: true,
+    status: 'alive',
+  }));
+  app.get('/readyz', { schema: routeSchema(ROUTE_DOCS.readyz) }, async (_request, reply) => {
     const pool = app.pool.stats();
     const redis = app.limits.redis;
     const limiterStore = redis === null ? 'memory' : redis.degraded ? 'degraded' : 'redis';
