@@ -7,8 +7,14 @@ import {
 import type { ToolPolicy } from '../config/policy.js';
 import type { LimiterRedis } from './redis-client.js';
 
-/** A Redis limiter that tells the connection's health when it falls back to its insurance. */
-class InsuredRedisLimiter extends RateLimiterRedis {
+/**
+ * A Redis limiter that tells the connection's health when it falls back to its insurance.
+ * It overrides a private method: rate-limiter-flexible (checked against 11.4.0) routes
+ * every store error of an insured limiter through `_handleError(err, funcName, resolve,
+ * reject, params)` before it asks the insurance limiter; the library has no public hook
+ * for that moment. src/limits/rate-limit.test.ts fails if a release stops calling it.
+ */
+export class InsuredRedisLimiter extends RateLimiterRedis {
   constructor(
     private readonly health: LimiterRedis,
     opts: ConstructorParameters<typeof RateLimiterRedis>[0],
@@ -16,7 +22,6 @@ class InsuredRedisLimiter extends RateLimiterRedis {
     super(opts);
   }
 
-  // rate-limiter-flexible routes every store error through _handleError before using the insurance.
   _handleError(err: unknown, ...rest: unknown[]): void {
     if (!(err instanceof RateLimiterRes)) this.health.failed(`rate limiter: ${(err as Error)?.message}`);
     (RateLimiterRedis.prototype as unknown as { _handleError: (...a: unknown[]) => void })._handleError.call(
