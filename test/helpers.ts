@@ -99,3 +99,14 @@ export function errorBody(res: { statusCode: number; body: string }): {
   if (/\bat .+:\d+:\d+/.test(res.body)) throw new Error(`stack trace leaked: ${res.body}`);
   return body;
 }
+
+/** GET on the generic runtime endpoint with `a` as the text. */
+export const getRun = (a: TestApp, toolId: string, text: string, headers: Record<string, string> = {}) =>
+  a.inject({ url: `/api/tools/run?toolId=${toolId}&a=${encodeURIComponent(text)}`, headers });
+
+/** The value of an unlabelled metric on /metrics (0 when absent). */
+export async function metricValue(a: TestApp, name: string): Promise<number> {
+  const text = (await a.inject({ url: '/metrics' })).body;
+  const line = text.split('\n').find((l) => l.startsWith(name));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
