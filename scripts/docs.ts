@@ -1,4 +1,4 @@
-// Regenerates the generated sections of README.md, docs/*.md and skills/<toolId>/SKILL.md (`npm run docs`).
+// Regenerates the generated sections of README.md, docs/*.md and tools/<toolId>/SKILL.md (`npm run docs`).
 import { generatedDocs, writeDocs } from '../src/docs/generate.js';
 import { scanTools } from '../src/registry.js';
 

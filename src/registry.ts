@@ -2,21 +2,23 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
-import { moduleExt, toolsDir } from './paths.js';
-import { TOOL_DEFINITION_SCHEMA, type ToolDefinition } from './shared/tool-def.js';
+import { moduleExt, toolDocsDir, toolsDir } from './paths.js';
+import { TOOL_DEFINITION_SCHEMA, type ToolDefinition } from './shared/tool-def-schema.js';
 
 /** A tool as the API process knows it: its definition and where its implementation is. */
 export interface RegisteredTool {
   def: ToolDefinition;
   /** Absolute path of run.ts / run.js; only the worker imports it. */
   runPath: string;
+  /** The folder of its SKILL.md and examples/ (docs/tools.md): the tool's folder in the source tree. */
+  docsDir: string;
 }
 
 export class RegistryError extends Error {
   override name = 'RegistryError';
 }
 
-// A type guard: what passes is a ToolDefinition, with no cast (one declaration, src/shared/tool-def.ts).
+// A type guard: what passes is a ToolDefinition, with no cast (one declaration, src/shared/tool-def-schema.ts).
 const validateDef = new Ajv({ allErrors: true, strict: false }).compile<ToolDefinition>(
   TOOL_DEFINITION_SCHEMA,
 );
@@ -24,13 +26,15 @@ const validateDef = new Ajv({ allErrors: true, strict: false }).compile<ToolDefi
 /**
  * Scans tool folders (CyberChef's operations folder: adding a tool is adding a folder).
  * Each folder `<id>/` must hold `tool.<ext>` whose default export is a valid definition
- * with the same id, and `run.<ext>`. Folders starting with `_` or `.` are skipped.
+ * with the same id, and `run.<ext>`, and may hold its `SKILL.md` and `examples/`.
+ * Folders starting with `_` or `.` are skipped.
  */
 export async function scanTools(
   extraDirs: readonly string[] = [],
   mainDir: string = toolsDir,
 ): Promise<Map<string, RegisteredTool>> {
   const tools = new Map<string, RegisteredTool>();
+  const builtIn = resolve(toolsDir);
   for (const dir of [mainDir, ...extraDirs].map((d) => resolve(d))) {
     if (!existsSync(dir)) throw new RegistryError(`tool folder ${dir} does not exist`);
     const entries = readdirSync(dir, { withFileTypes: true })
@@ -38,7 +42,10 @@ export async function scanTools(
       .map((e) => e.name)
       .sort();
     for (const name of entries) {
-      const tool = await loadTool(join(dir, name), name);
+      // A built-in tool run from dist/ finds its documents in the source tree; any other
+      // tool (EXTRA_TOOL_DIRS, a test's folder) keeps them beside its modules.
+      const docsDir = dir === builtIn ? toolDocsDir(name) : join(dir, name);
+      const tool = await loadTool(join(dir, name), name, docsDir);
       if (tools.has(tool.def.id)) throw new RegistryError(`tool '${tool.def.id}' is defined twice`);
       tools.set(tool.def.id, tool);
     }
@@ -47,7 +54,7 @@ export async function scanTools(
   return tools;
 }
 
-async function loadTool(folder: string, name: string): Promise<RegisteredTool> {
+async function loadTool(folder: string, name: string, docsDir: string): Promise<RegisteredTool> {
   const ext = existsSync(join(folder, `tool${moduleExt}`)) ? moduleExt : '.js';
   const toolPath = join(folder, `tool${ext}`);
   const runPath = join(folder, `run${ext}`);
@@ -61,7 +68,7 @@ async function loadTool(folder: string, name: string): Promise<RegisteredTool> {
     throw new RegistryError(`tool ${name}: invalid definition: ${problems.join('; ')}`);
   }
   if (tool.id !== name) throw new RegistryError(`tool folder '${name}' defines id '${tool.id}'`);
-  return { def: tool, runPath };
+  return { def: tool, runPath, docsDir };
 }
 
 /** Checks what a schema cannot: modes, fields and related tools agree with each other. */

@@ -4,7 +4,7 @@ import { scanTools } from '../src/registry.js';
 import { buildTestApp, type TestApp } from './helpers.js';
 
 /** Every tool's examples run through the HTTP API and give what the files say. */
-const tools = [...(await scanTools()).values()].map((t) => t.def);
+const tools = [...(await scanTools()).values()];
 let app: TestApp;
 beforeAll(async () => {
   app = await buildTestApp({}, true);
@@ -13,8 +13,8 @@ afterAll(async () => {
   await app.close();
 });
 
-describe.each(tools.map((t) => [t.id, t] as const))('%s examples', (toolId, def) => {
-  const examples = readExamples(toolId);
+describe.each(tools.map((t) => [t.def.id, t] as const))('%s examples', (toolId, { def, docsDir }) => {
+  const examples = readExamples(docsDir);
 
   it('basic.json returns expectedOutput.json', async () => {
     expect(examples.basic.toolId).toBe(toolId);

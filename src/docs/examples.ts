@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { skillsDir } from '../paths.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
 
 /**
@@ -23,13 +22,14 @@ export interface EdgeExpectation {
 
 export const EXAMPLE_NAMES = ['basic', 'edgeCase', 'expectedOutput'] as const;
 
-export function examplePath(toolId: string, name: (typeof EXAMPLE_NAMES)[number]): string {
-  return join(skillsDir, toolId, 'examples', `${name}.json`);
+/** An example file of the tool whose documents are in `docsDir` (RegisteredTool.docsDir). */
+export function examplePath(docsDir: string, name: (typeof EXAMPLE_NAMES)[number]): string {
+  return join(docsDir, 'examples', `${name}.json`);
 }
 
-export function readExamples(toolId: string): ToolExamples {
+export function readExamples(docsDir: string): ToolExamples {
   const read = (name: (typeof EXAMPLE_NAMES)[number]) => {
-    const path = examplePath(toolId, name);
+    const path = examplePath(docsDir, name);
     if (!existsSync(path)) throw new Error(`${path} is missing`);
     return JSON.parse(readFileSync(path, 'utf8'));
   };

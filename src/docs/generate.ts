@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { resolvePolicies } from '../config/policy.js';
-import { projectRoot, skillsDir } from '../paths.js';
+import { projectRoot } from '../paths.js';
 import type { RegisteredTool } from '../registry.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
-import { applySections, docSections } from './readme-sections.js';
+import { docSections } from './readme-sections.js';
+import { applySections } from './sections.js';
 import { skillSections } from './skill-sections.js';
 
 export interface DocFile {
@@ -18,14 +19,18 @@ export interface DocFile {
 }
 
 /**
- * Every document with generated sections (README.md, docs/*.md, SKILL.md per tool) as it
- * is and as it should be.
+ * Every document with generated sections (README.md, docs/*.md, tools/<toolId>/SKILL.md)
+ * as it is and as it should be.
  */
 export function generatedDocs(tools: Map<string, RegisteredTool>): DocFile[] {
-  const defs = [...tools.values()].map((t) => t.def);
-  const policies = resolvePolicies(defs, { DISABLED_TOOLS: '' }, {});
+  const registered = [...tools.values()];
+  const policies = resolvePolicies(
+    registered.map((t) => t.def),
+    { DISABLED_TOOLS: '' },
+    {},
+  );
   const docs: DocFile[] = [];
-  for (const [file, sections] of Object.entries(docSections(defs))) {
+  for (const [file, sections] of Object.entries(docSections(registered))) {
     const path = join(projectRoot, file);
     if (!existsSync(path)) throw new Error(`${file} is missing: it carries generated sections`);
     const actual = readFileSync(path, 'utf8');
@@ -36,8 +41,8 @@ export function generatedDocs(tools: Map<string, RegisteredTool>): DocFile[] {
       expected: applySections(actual, sections, file),
     });
   }
-  for (const def of defs) {
-    const path = join(skillsDir, def.id, 'SKILL.md');
+  for (const { def, docsDir } of registered) {
+    const path = join(docsDir, 'SKILL.md');
     const actual = existsSync(path) ? readFileSync(path, 'utf8') : '';
     const base = actual || skillSkeleton(def);
     const sections = skillSections(def, policies.get(def.id)!);
@@ -45,7 +50,7 @@ export function generatedDocs(tools: Map<string, RegisteredTool>): DocFile[] {
       path,
       sections: Object.keys(sections),
       actual,
-      expected: applySections(base, sections, `skills/${def.id}/SKILL.md`),
+      expected: applySections(base, sections, relative(projectRoot, path)),
     });
   }
   return docs;

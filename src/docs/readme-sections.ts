@@ -1,8 +1,12 @@
+import { relative, sep } from 'node:path';
 import { ENV_SCHEMA } from '../config/env.js';
 import { POLICY_DEFAULTS } from '../config/policy.js';
 import { errorTableMarkdown } from '../errors.js';
+import { projectRoot } from '../paths.js';
+import type { RegisteredTool } from '../registry.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
 import { readExamples } from './examples.js';
+import { numberWord } from './sections.js';
 
 /** The project's documents that carry generated sections, relative to the project root. */
 export const GENERATED_DOCS = ['README.md', 'docs/api.md', 'docs/operations.md', 'docs/tools.md'] as const;
@@ -13,27 +17,42 @@ export type GeneratedDoc = (typeof GENERATED_DOCS)[number];
  * `<!-- name:start -->` and `<!-- name:end -->`. `npm run docs` writes them;
  * test/docs.test.ts fails when a file differs, so the docs cannot drift from the code.
  */
-export function docSections(tools: readonly ToolDefinition[]): Record<GeneratedDoc, Record<string, string>> {
+export function docSections(
+  unsorted: readonly RegisteredTool[],
+): Record<GeneratedDoc, Record<string, string>> {
+  // Every table lists the tools by id.
+  const registered = [...unsorted].sort((a, b) => a.def.id.localeCompare(b.def.id));
+  const tools = registered.map((t) => t.def);
   return {
-    'README.md': { tour: tourTable(tools), settings: envTable(HEADLINE_SETTINGS) },
+    'README.md': {
+      count: numberWord(tools.length),
+      tour: tourTable(registered),
+      settings: envTable(HEADLINE_SETTINGS),
+    },
     'docs/api.md': {
       dedicated: dedicatedTable(tools),
       errors: errorTableMarkdown(),
       policies: policyTable(tools),
     },
     'docs/operations.md': { env: envTable() },
-    'docs/tools.md': { tools: toolList(tools, '../') },
+    'docs/tools.md': { tools: toolList(registered, '../') },
   };
 }
 
+/** A tool's agent guide, relative to the project root (tools/<toolId>/SKILL.md). */
+function guidePath(tool: RegisteredTool): string {
+  return `${relative(projectRoot, tool.docsDir).split(sep).join('/')}/SKILL.md`;
+}
+
 /** The README's tour: one row per tool of the registry, linking to its example and its agent guide. */
-function tourTable(tools: readonly ToolDefinition[]): string {
-  const rows = byId(tools).map((t) => {
+function tourTable(tools: readonly RegisteredTool[]): string {
+  const rows = tools.map((tool) => {
+    const t = tool.def;
     const endpoints = t.endpoints
       .map((e) => `\`${e.methods.length === 1 ? `${e.methods[0]} ` : ''}${e.path}\``)
       .join('<br>');
     const example = `docs/tools.md#${headingSlug(toolHeading(t))}`;
-    return `| [${cell(t.name)}](${example}) | \`${t.id}\` | ${cell(oneLine(t.description))} | ${endpoints} | [SKILL.md](skills/${t.id}/SKILL.md) |`;
+    return `| [${cell(t.name)}](${example}) | \`${t.id}\` | ${cell(oneLine(t.description))} | ${endpoints} | [SKILL.md](${guidePath(tool)}) |`;
   });
   return [
     '| tool | toolId | what it does | dedicated endpoint | agent guide |',
@@ -71,13 +90,9 @@ export function headingSlug(heading: string): string {
     .replace(/ /g, '-');
 }
 
-function byId(tools: readonly ToolDefinition[]): ToolDefinition[] {
-  return [...tools].sort((a, b) => a.id.localeCompare(b.id));
-}
-
 /** The dedicated surface of every tool: endpoints and the named fields behind a, b, c, mode. */
 function dedicatedTable(tools: readonly ToolDefinition[]): string {
-  const rows = byId(tools).map((t) => {
+  const rows = tools.map((t) => {
     const endpoints = t.endpoints
       .map((e) => `${e.methods.join('/')} \`${e.path}\`${e.mode ? ` (${e.mode})` : ''}`)
       .join('<br>');
@@ -99,12 +114,13 @@ function dedicatedTable(tools: readonly ToolDefinition[]): string {
  * Each tool with its endpoints and its basic example: the request and the real answer.
  * `root` leads from the document's folder to the project root (links to the agent guides).
  */
-function toolList(tools: readonly ToolDefinition[], root: string): string {
-  return byId(tools)
-    .map((t) => {
-      const { basic, expectedOutput } = readExamples(t.id);
+function toolList(tools: readonly RegisteredTool[], root: string): string {
+  return tools
+    .map((tool) => {
+      const t = tool.def;
+      const { basic, expectedOutput } = readExamples(tool.docsDir);
       const endpoints = t.endpoints.map((e) => `\`${e.methods.join('|')} ${e.path}\``).join(', ');
-      const guide = `skills/${t.id}/SKILL.md`;
+      const guide = guidePath(tool);
       return [
         `## ${toolHeading(t)}`,
         '',
@@ -176,7 +192,7 @@ function envTable(names?: readonly string[]): string {
 }
 
 function policyTable(tools: readonly ToolDefinition[]): string {
-  const rows = byId(tools).map((t) => {
+  const rows = tools.map((t) => {
     const p = t.policy;
     const budget = Math.round(p.windowSec * 1000 * POLICY_DEFAULTS.computeBudgetFraction);
     return `| ${t.id} | ${p.limit} | ${p.burst} | ${p.windowSec} | ${p.inputMaxBytes} | ${p.timeoutMs} | ${budget} | ${t.riskClass} |`;
@@ -190,16 +206,4 @@ function policyTable(tools: readonly ToolDefinition[]): string {
 
 function cell(text: string): string {
   return text.replaceAll('|', '\\|').replaceAll('\n', ' ');
-}
-
-/** Replaces every generated section of `text` (the document `file`) with its current text. */
-export function applySections(text: string, sections: Record<string, string>, file = 'the document'): string {
-  let out = text;
-  for (const [name, body] of Object.entries(sections)) {
-    const re = new RegExp(`(<!-- ${name}:start -->)[\\s\\S]*?(<!-- ${name}:end -->)`);
-    if (!re.test(out))
-      throw new Error(`${file} has no section '${name}' (<!-- ${name}:start --> ... <!-- ${name}:end -->)`);
-    out = out.replace(re, (_m, open: string, close: string) => `${open}\n${body}\n${close}`);
-  }
-  return out;
 }

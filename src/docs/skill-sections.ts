@@ -3,7 +3,7 @@ import { fieldsFor } from '../run/input.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
 
 /**
- * The generated sections of `skills/<toolId>/SKILL.md`: inputs, endpoints and limits
+ * The generated sections of `tools/<toolId>/SKILL.md`: inputs, endpoints and limits
  * come from the tool module (and its effective policy), so the numbers an agent reads
  * are the numbers the hub enforces. Prose around them is written by hand.
  */

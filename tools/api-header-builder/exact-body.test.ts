@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ToolInputError } from '../../src/shared/tool-error.js';
 import { hasProtoKey, lossyNumber } from '../_shared/json-exact.js';
-import run from './run.js';
-import { curlArgs, hasBash, hasPython, runAxios, runFetch, runPython } from './test-harness.js';
+import { expectToolError } from '../_shared/test-helpers.js';
+import { buildRequest, curlArgs, hasBash, hasPython, runAxios, runFetch, runPython } from './test-harness.js';
 
 const url = 'https://api.example.com/items';
 
@@ -31,7 +30,7 @@ describe('lossyNumber', () => {
 });
 
 /** What each client would send, as JSON text when it sends a value. */
-async function sentBodies(result: Awaited<ReturnType<typeof run>>): Promise<unknown[]> {
+async function sentBodies(result: Awaited<ReturnType<typeof buildRequest>>): Promise<unknown[]> {
   const asText = (body: unknown) => (typeof body === 'string' ? body : JSON.stringify(body));
   const bodies: unknown[] = [
     asText((await runFetch(result.snippets.fetch)).body),
@@ -48,7 +47,7 @@ async function sentBodies(result: Awaited<ReturnType<typeof run>>): Promise<unkn
 describe('JSON bodies that a code literal would change', () => {
   // Before: `JSON.stringify({"__proto__": …})` in fetch/axios set the prototype and sent `{"a":2}`.
   it('keeps a __proto__ key in every snippet', async () => {
-    const result = await run({ url, body: '{"__proto__": {"x": 1}, "a": 2}' }, 'POST');
+    const result = await buildRequest({ url, body: '{"__proto__": {"x": 1}, "a": 2}' }, 'POST');
     expect(result.request.body).toBe('{"__proto__":{"x":1},"a":2}');
     for (const body of await sentBodies(result)) expect(body).toBe(result.request.body);
   });
@@ -56,7 +55,7 @@ describe('JSON bodies that a code literal would change', () => {
   // Before: the id was rounded to 12345678901234567000 in the request and every snippet.
   it('sends an integer past 2^53 verbatim, with a warning', async () => {
     const body = '{"id": 12345678901234567890, "big": [1e400]}';
-    const result = await run({ url, body }, 'PUT');
+    const result = await buildRequest({ url, body }, 'PUT');
     expect(result.request).toMatchObject({ body, headers: { 'Content-Type': 'application/json' } });
     expect(result.bodyType).toBe('json');
     expect(result.warnings[0]).toMatch(/12345678901234567890 has no exact double form/);
@@ -65,19 +64,13 @@ describe('JSON bodies that a code literal would change', () => {
 });
 
 describe('refusals', () => {
-  const fails = (input: Record<string, unknown>) =>
-    run(input, 'POST').then(
-      () => expect.unreachable('accepted'),
-      (err: unknown) => {
-        expect(err).toBeInstanceOf(ToolInputError);
-        return (err as Error).message;
-      },
-    );
+  const fails = async (input: Record<string, unknown>) =>
+    (await expectToolError(buildRequest(input, 'POST'), 'INVALID_INPUT')).message;
 
   // Before: accepted, and the Python snippet died with UnicodeEncodeError.
   it('a text body with a lone surrogate', async () => {
     expect(await fails({ url, body: 'a\ud800b' })).toMatch(/lone surrogate U\+D800/);
-    await expect(run({ url, body: 'ok 😀' }, 'POST')).resolves.toMatchObject({ bodyType: 'text' });
+    await expect(buildRequest({ url, body: 'ok 😀' }, 'POST')).resolves.toMatchObject({ bodyType: 'text' });
   });
 
   // Before: sent as text with the warning "does not parse", though it parses.

@@ -1,7 +1,6 @@
 import { ToolInputError } from '../../src/shared/tool-error.js';
 import { hasProtoKey, lossyNumber } from '../_shared/json-exact.js';
 
-export const MAX_BODY_CHARS = 262144;
 /** Deepest JSON nesting accepted: the literal writers recurse once per level. */
 export const MAX_JSON_DEPTH = 64;
 
@@ -19,11 +18,12 @@ export function isJsonContentType(contentType: string | undefined): boolean {
 }
 
 /**
- * Classifies the body. A JSON value, or text that parses as a JSON object/array, is JSON
- * unless the given Content-Type says otherwise; with a JSON Content-Type the text must parse.
+ * Classifies the body (text within the input schema's length, or a JSON object or array).
+ * A JSON value, or text that parses as a JSON object/array, is JSON unless the given
+ * Content-Type says otherwise; with a JSON Content-Type the text must parse.
  */
 export function parseBody(raw: unknown, contentType: string | undefined, warnings: string[]): Body {
-  if (raw === undefined || raw === null || raw === '') return { kind: 'none', text: null };
+  if (raw === undefined || raw === '') return { kind: 'none', text: null };
   const explicitJson = isJsonContentType(contentType);
   const explicitOther = contentType !== undefined && !explicitJson;
   if (typeof raw !== 'string') {
@@ -33,9 +33,6 @@ export function parseBody(raw: unknown, contentType: string | undefined, warning
       return { kind: 'text', text };
     }
     return { kind: 'json', text, value: raw, asText: hasProtoKey(raw) };
-  }
-  if (raw.length > MAX_BODY_CHARS) {
-    throw new ToolInputError(`body is too long (at most ${MAX_BODY_CHARS} characters)`);
   }
   if (explicitJson) {
     const value = parseJson(

@@ -1,9 +1,8 @@
 import { parseJsonField, ToolInputError } from '../../src/shared/tool-error.js';
+import { MAX_HEADERS } from './tool.js';
 
-export const MAX_HEADERS = 100;
 export const MAX_HEADER_NAME = 256;
 export const MAX_HEADER_VALUE = 8192;
-export const MAX_HEADERS_TEXT = 65536;
 
 /** RFC 7230 §3.2.6 token (the only legal header field name). */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -16,7 +15,10 @@ export interface ParsedHeaders {
   warnings: string[];
 }
 
-/** Headers from a JSON object, JSON text, or `Name: value` lines; validated and merged. */
+/**
+ * Headers from a JSON object, JSON text, or `Name: value` lines (an object or text the input
+ * schema passed: at most MAX_HEADERS properties, text within its length); validated and merged.
+ */
 export function parseHeaders(raw: unknown): ParsedHeaders {
   const pairs = toPairs(raw);
   if (pairs.length > MAX_HEADERS) {
@@ -41,18 +43,14 @@ export function parseHeaders(raw: unknown): ParsedHeaders {
 }
 
 function toPairs(raw: unknown): [string, unknown][] {
-  if (raw === undefined || raw === null) return [];
+  if (raw === undefined) return [];
   if (typeof raw === 'string') {
-    if (raw.length > MAX_HEADERS_TEXT) {
-      throw new ToolInputError(`headers text is too long (at most ${MAX_HEADERS_TEXT} characters)`);
-    }
     if (raw.trim() === '') return [];
+    // JSON text that starts with `{` is an object (or not JSON at all).
     if (raw.trimStart().startsWith('{')) return toPairs(parseJsonField(raw, 'headers'));
     return parseLines(raw);
   }
-  if (typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ToolInputError('headers must be a JSON object or `Name: value` lines');
-  }
+  // The schema bounds an object's properties, but not those of an object given as JSON text.
   const entries = Object.entries(raw as Record<string, unknown>);
   if (entries.length > MAX_HEADERS) {
     throw new ToolInputError(`too many headers: ${entries.length} (at most ${MAX_HEADERS})`);

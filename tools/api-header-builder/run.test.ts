@@ -1,42 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { ToolInputError } from '../../src/shared/tool-error.js';
-import { MAX_BODY_CHARS } from './parse-body.js';
-import run from './run.js';
+import type { ToolErrorCode } from '../../src/shared/tool-error.js';
+import { expectToolError } from '../_shared/test-helpers.js';
+import { buildRequest } from './test-harness.js';
+import { MAX_BODY_CHARS, MAX_HEADERS, MAX_URL_CHARS } from './tool.js';
 
-async function fails(input: Record<string, unknown>, mode: string, code = 'INVALID_INPUT'): Promise<string> {
-  const err = await run(input, mode).then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ToolInputError);
-  expect((err as ToolInputError).code).toBe(code);
-  return (err as Error).message;
-}
+const fails = async (input: Record<string, unknown>, mode: string, code: ToolErrorCode = 'INVALID_INPUT') =>
+  (await expectToolError(buildRequest(input, mode), code)).message;
+const many = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`X-${i}`, '1']));
 
 const url = 'https://api.example.com/items';
 
 describe('request', () => {
   it('builds a GET without body or added headers', async () => {
-    const r = await run({ url }, 'GET');
+    const r = await buildRequest({ url }, 'GET');
     expect(r.request).toEqual({ method: 'GET', url, headers: {}, body: null });
     expect(r.bodyType).toBe('none');
     expect(r.snippets.curl).toBe(`curl --request GET \\\n  --url '${url}'`);
   });
 
   it('normalises the URL and drops the fragment', async () => {
-    const r = await run({ url: '  HTTPS://Example.COM:443/a b?x=1#top ' }, 'GET');
+    const r = await buildRequest({ url: '  HTTPS://Example.COM:443/a b?x=1#top ' }, 'GET');
     expect(r.request.url).toBe('https://example.com/a%20b?x=1');
   });
 
   it('sends a JSON value compactly with application/json', async () => {
-    const r = await run({ url, body: { name: 'Zoë', tags: ['a'] } }, 'POST');
+    const r = await buildRequest({ url, body: { name: 'Zoë', tags: ['a'] } }, 'POST');
     expect(r.request.body).toBe('{"name":"Zoë","tags":["a"]}');
     expect(r.request.headers).toEqual({ 'Content-Type': 'application/json' });
     expect(r.bodyType).toBe('json');
   });
 
   it('reads JSON text as JSON and keeps a given JSON content type', async () => {
-    const r = await run(
+    const r = await buildRequest(
       { url, headers: { 'content-type': 'application/vnd.api+json' }, body: ' [1, 2] ' },
       'PUT',
     );
@@ -45,13 +40,13 @@ describe('request', () => {
   });
 
   it('keeps JSON-looking text as text when the content type says so', async () => {
-    const r = await run({ url, headers: 'Content-Type: text/csv', body: '{"a":1}' }, 'POST');
+    const r = await buildRequest({ url, headers: 'Content-Type: text/csv', body: '{"a":1}' }, 'POST');
     expect(r.bodyType).toBe('text');
     expect(r.request.body).toBe('{"a":1}');
   });
 
   it('sends unparseable JSON-looking text as text, with a warning', async () => {
-    const r = await run({ url, body: '{"a":1,}' }, 'POST');
+    const r = await buildRequest({ url, body: '{"a":1,}' }, 'POST');
     expect(r.bodyType).toBe('text');
     expect(r.warnings[0]).toMatch(/does not parse/);
   });
@@ -59,7 +54,7 @@ describe('request', () => {
   it('parses `Name: value` lines, merges repeats and drops Content-Length', async () => {
     const headers =
       'Accept: text/html\r\n\nX-Empty:\naccept:  application/json \nContent-Length: 99\nCookie: a=1\ncookie: b=2';
-    const r = await run({ url, headers }, 'DELETE');
+    const r = await buildRequest({ url, headers }, 'DELETE');
     expect(r.request.headers).toEqual({
       Accept: 'text/html, application/json',
       'X-Empty': '',
@@ -69,13 +64,13 @@ describe('request', () => {
   });
 
   it('accepts headers as JSON text with numbers, and the method in lower case', async () => {
-    const r = await run({ url, headers: '{"X-Retry": 3, "X-Flag": true}' }, 'options');
+    const r = await buildRequest({ url, headers: '{"X-Retry": 3, "X-Flag": true}' }, 'options');
     expect(r.request).toMatchObject({ method: 'OPTIONS', headers: { 'X-Retry': '3', 'X-Flag': 'true' } });
   });
 
   it('accepts 100 headers and a body at the size limit', async () => {
     const headers = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`X-H${i}`, `v${i}`]));
-    const r = await run({ url, headers, body: 'x'.repeat(MAX_BODY_CHARS) }, 'POST');
+    const r = await buildRequest({ url, headers, body: 'x'.repeat(MAX_BODY_CHARS) }, 'POST');
     expect(Object.keys(r.request.headers)).toHaveLength(101);
     expect(r.request.body).toHaveLength(MAX_BODY_CHARS);
   });
@@ -87,9 +82,14 @@ describe('refusals', () => {
     ['another scheme', { url: 'ftp://example.com/f' }, /scheme ftp is not supported/],
     ['credentials in the URL', { url: 'https://u:p@example.com/' }, /credentials/],
     ['a newline in the URL', { url: 'https://example.com/a\nb' }, /control character/],
-    ['an empty URL', { url: '' }, /url is required/],
-    ['a missing URL', {}, /url is required/],
-    ['a URL that is too long', { url: `https://e.com/${'a'.repeat(8200)}` }, /longer than 8192/],
+    ['an empty URL', { url: '' }, /^url must NOT have fewer than 1 characters$/],
+    ['a URL of blanks', { url: '   ' }, /^url is required$/],
+    ['a missing URL', {}, /^url is required$/],
+    [
+      'a URL that is too long',
+      { url: `https://e.com/${'a'.repeat(8200)}` },
+      `more than ${MAX_URL_CHARS} characters`,
+    ],
   ])('%s', async (_, input, message) => {
     expect(await fails(input, 'GET')).toMatch(message);
   });
@@ -108,12 +108,16 @@ describe('refusals', () => {
     ['a line without colon', 'Accept: */*\nnot a header', /line 2 is not of the form/],
     ['a folded line', 'X-A: 1\n  continued', /line 2 starts with whitespace/],
     ['a nested object value', { 'X-Obj': { a: 1 } }, /X-Obj: the value must be a string/],
-    ['an array of headers', [['A', 'b']], /must be a JSON object/],
+    ['an array of headers', [['A', 'b']], /^headers must be object,string$/],
     ['invalid JSON text', '{"A": }', /headers is not valid JSON/],
     ['a __proto__ name', '__proto__: x', /"__proto__" is not supported/],
+    ['101 headers', many(MAX_HEADERS + 1), `headers must NOT have more than ${MAX_HEADERS} properties`],
+    ['101 headers as JSON text', JSON.stringify(many(MAX_HEADERS + 1)), /too many headers/],
     [
-      '101 headers',
-      Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`X-${i}`, '1'])),
+      '101 header lines',
+      Object.keys(many(MAX_HEADERS + 1))
+        .map((name) => `${name}: 1`)
+        .join('\n'),
       /too many headers/,
     ],
   ])('headers with %s', async (_, headers, message) => {
@@ -137,12 +141,14 @@ describe('refusals', () => {
   });
 
   it('a body over the size limit', async () => {
-    expect(await fails({ url, body: 'x'.repeat(MAX_BODY_CHARS + 1) }, 'POST')).toMatch(/body is too long/);
+    expect(await fails({ url, body: 'x'.repeat(MAX_BODY_CHARS + 1) }, 'POST')).toMatch(
+      `body must NOT have more than ${MAX_BODY_CHARS} characters`,
+    );
   });
 
   it('JSON nested deeper than 64 levels, but not 64', async () => {
     const nest = (n: number): unknown => (n === 0 ? 1 : [nest(n - 1)]);
-    await expect(run({ url, body: nest(64) }, 'POST')).resolves.toMatchObject({ bodyType: 'json' });
+    await expect(buildRequest({ url, body: nest(64) }, 'POST')).resolves.toMatchObject({ bodyType: 'json' });
     expect(await fails({ url, body: nest(65) }, 'POST')).toMatch(/deeper than 64/);
   });
 

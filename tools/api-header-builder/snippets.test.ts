@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import run from './run.js';
-import { curlArgs, hasBash, hasPython, runAxios, runFetch, runPython } from './test-harness.js';
+import { buildRequest, curlArgs, hasBash, hasPython, runAxios, runFetch, runPython } from './test-harness.js';
 import { METHODS } from './tool.js';
 
 // Every escape hazard at once: quotes, backslashes, a script end tag, newlines, U+2028,
@@ -20,7 +19,7 @@ const input = {
 };
 
 describe('snippets send exactly the built request', async () => {
-  const result = await run(input, 'POST');
+  const result = await buildRequest(input, 'POST');
   const { request } = result;
 
   it('fetch', async () => {
@@ -53,7 +52,10 @@ describe('snippets send exactly the built request', async () => {
 });
 
 describe('text bodies', async () => {
-  const result = await run({ url: 'http://localhost:8080/upload', body: `@/etc/passwd ${NASTY}` }, 'PUT');
+  const result = await buildRequest(
+    { url: 'http://localhost:8080/upload', body: `@/etc/passwd ${NASTY}` },
+    'PUT',
+  );
 
   it('is sent as text/plain, never as a curl file reference', () => {
     expect(result.bodyType).toBe('text');
@@ -74,7 +76,10 @@ describe('text bodies', async () => {
 
 describe('every method', () => {
   it.each(METHODS)('%s builds four snippets that use the method', async (method) => {
-    const result = await run({ url: 'https://example.org/', headers: 'Accept: application/json' }, method);
+    const result = await buildRequest(
+      { url: 'https://example.org/', headers: 'Accept: application/json' },
+      method,
+    );
     expect(Object.keys(result.snippets).sort()).toEqual(['axios', 'curl', 'fetch', 'python']);
     expect((await runFetch(result.snippets.fetch)).method).toBe(method);
     expect((await runAxios(result.snippets.axios)).method).toBe(method);
@@ -84,7 +89,7 @@ describe('every method', () => {
   });
 
   it('HEAD uses curl --head and reads no response body', async () => {
-    const result = await run({ url: 'https://example.org/' }, 'HEAD');
+    const result = await buildRequest({ url: 'https://example.org/' }, 'HEAD');
     expect(result.snippets.curl.startsWith('curl --head')).toBe(true);
     expect(result.snippets.fetch).not.toContain('response.json()');
     expect(result.snippets.python).toContain('print(response.headers)');
@@ -100,8 +105,8 @@ describe('quiet and deterministic', () => {
       vi.spyOn(console, 'error'),
       vi.spyOn(process, 'emitWarning'),
     ];
-    const a = await run(input, 'PATCH');
-    const b = await run(input, 'PATCH');
+    const a = await buildRequest(input, 'PATCH');
+    const b = await buildRequest(input, 'PATCH');
     for (const spy of spies) expect(spy).not.toHaveBeenCalled();
     vi.restoreAllMocks();
     expect(a).toEqual(b);
@@ -125,7 +130,7 @@ describe('values that look like the template', () => {
       'HEAD',
     ],
   ])('%s', async (_, input, method) => {
-    const result = await run(input, method);
+    const result = await buildRequest(input, method);
     const sent = await runFetch(result.snippets.fetch);
     expect(sent).toMatchObject({ url: result.request.url, headers: result.request.headers });
     expect((await runAxios(result.snippets.axios)).headers).toEqual(result.request.headers);

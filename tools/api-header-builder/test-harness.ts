@@ -4,6 +4,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import vm from 'node:vm';
+import { toolRunner } from '../_shared/test-helpers.js';
+import run from './run.js';
+import tool from './tool.js';
+
+/** The tool as the service runs it: input through its schema first. */
+export const buildRequest = toolRunner(tool, run);
 
 export interface Sent {
   url: string;

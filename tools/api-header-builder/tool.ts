@@ -1,6 +1,64 @@
 import { defineTool } from '../../src/shared/tool-def.js';
 
-export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+/** The contract run.ts relies on; the input schema below enforces it before a run. */
+export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+export const MAX_URL_CHARS = 8192;
+/** Headers: at most this many, whether given as a JSON object, JSON text or lines. */
+export const MAX_HEADERS = 100;
+export const MAX_HEADERS_TEXT_CHARS = 65536;
+export const MAX_BODY_CHARS = 262144;
+
+/** The result of every method (MCP outputSchema). */
+const OUTPUT = {
+  type: 'object',
+  properties: {
+    request: {
+      type: 'object',
+      description: 'The request as built',
+      properties: {
+        method: { type: 'string', enum: [...METHODS], description: 'HTTP method' },
+        url: {
+          type: 'string',
+          pattern: '^https?://',
+          description: 'Normalised absolute URL, without fragment',
+        },
+        headers: {
+          type: 'object',
+          propertyNames: { pattern: "^[!#$%&'*+\\-.^_`|~0-9A-Za-z]+$" },
+          additionalProperties: { type: 'string' },
+          description: 'Header name → value, repeated names merged, Content-Type added for a body',
+        },
+        body: { type: ['string', 'null'], description: 'Body text as sent (compact JSON for JSON), or null' },
+      },
+      required: ['method', 'url', 'headers', 'body'],
+      additionalProperties: false,
+    },
+    bodyType: {
+      type: 'string',
+      enum: ['none', 'json', 'text'],
+      description: 'How the body is sent: none, json (application/json) or text',
+    },
+    snippets: {
+      type: 'object',
+      description: 'Equivalent code per client',
+      properties: {
+        curl: { type: 'string', description: 'cURL command line' },
+        fetch: { type: 'string', description: 'JavaScript fetch' },
+        axios: { type: 'string', description: 'JavaScript axios' },
+        python: { type: 'string', description: 'Python requests' },
+      },
+      required: ['curl', 'fetch', 'axios', 'python'],
+      additionalProperties: false,
+    },
+    warnings: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'What was changed or dropped, and why',
+    },
+  },
+  required: ['request', 'bodyType', 'snippets', 'warnings'],
+  additionalProperties: false,
+};
 
 export default defineTool({
   id: 'api-header-builder',
@@ -14,22 +72,22 @@ export default defineTool({
   riskClass: 'M',
   hasApi: true,
   policy: { limit: 30, burst: 10, windowSec: 60, inputMaxBytes: 262144, timeoutMs: 4000 },
-  modes: METHODS,
+  modes: [...METHODS],
   modeField: 'method',
   fields: { a: 'url', b: 'headers', c: 'body' },
   input: {
     type: 'object',
     properties: {
-      url: { type: 'string', minLength: 1, maxLength: 8192, description: 'Absolute http(s) URL' },
+      url: { type: 'string', minLength: 1, maxLength: MAX_URL_CHARS, description: 'Absolute http(s) URL' },
       headers: {
         type: ['object', 'string'],
-        maxLength: 65536,
-        maxProperties: 100,
-        description: 'Headers as a JSON object, JSON text, or `Name: value` lines (at most 100)',
+        maxLength: MAX_HEADERS_TEXT_CHARS,
+        maxProperties: MAX_HEADERS,
+        description: `Headers as a JSON object, JSON text, or \`Name: value\` lines (at most ${MAX_HEADERS})`,
       },
       body: {
         type: ['string', 'object', 'array'],
-        maxLength: 262144,
+        maxLength: MAX_BODY_CHARS,
         description:
           'Request body; a JSON value, or text that parses as a JSON object or array, is sent as JSON',
       },
@@ -37,6 +95,7 @@ export default defineTool({
     required: ['url'],
     additionalProperties: false,
   },
+  output: OUTPUT,
   semanticFields: {
     url: 'Absolute http or https URL of the request, query string included',
     headers: 'Request headers: a JSON object, or `Name: value` lines; CR/LF inside a value is refused',
@@ -57,8 +116,7 @@ export default defineTool({
     },
     {
       question: 'How are headers given?',
-      answer:
-        'As a JSON object, or as `Name: value` lines, one per line (at most 100). Names must be RFC 7230 tokens; a value with CR, LF or another control character is refused (no header injection). Repeated names are combined with commas. Without a Content-Type, a JSON body gets application/json and a text body text/plain; charset=utf-8.',
+      answer: `As a JSON object, or as \`Name: value\` lines, one per line (at most ${MAX_HEADERS}). Names must be RFC 7230 tokens; a value with CR, LF or another control character is refused (no header injection). Repeated names are combined with commas. Without a Content-Type, a JSON body gets application/json and a text body text/plain; charset=utf-8.`,
     },
     {
       question: 'Can a GET or HEAD request have a body?',

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import run from './run.js';
-import { outcome } from './test-helpers.js';
+import { mock, outcome } from './test-helpers.js';
 
 describe('a schema no value fits is refused, naming the keyword and where it is', () => {
   // Before: each returned a body the schema refuses, with empty notes (e.g. ["a"] for minItems 10).
@@ -59,7 +58,7 @@ describe('a schema no value fits is refused, naming the keyword and where it is'
   });
 
   it('a bare `false` is an example, returned as given with a note', async () => {
-    const r = await run({ response: 'false' }, 'fetch');
+    const r = await mock({ response: 'false' }, 'fetch');
     expect(r.source).toBe('example');
     expect(r.response.body).toBe(false);
     expect(r.notes[0]).toMatch(/returned as given/);

@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ToolInputError } from '../../src/shared/tool-error.js';
-import run from './run.js';
+import { expectToolError } from '../_shared/test-helpers.js';
 import { hasPython, serveExpress, serveFetch, serveMsw, servePython } from './test-harness.js';
+import { mock } from './test-helpers.js';
 
-async function refusal(response: unknown): Promise<string> {
-  const err = await run({ response }, 'fetch').then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ToolInputError);
-  expect((err as ToolInputError).code).toBe('INVALID_INPUT');
-  return (err as Error).message;
-}
+const refusal = async (response: unknown): Promise<string> =>
+  (await expectToolError(mock({ response }, 'fetch'), 'INVALID_INPUT')).message;
 
 describe('a __proto__ key in the body', () => {
   // Before: `const mockBody = {"__proto__": …}` set the prototype, and every JS target served {"a":2}.
@@ -19,7 +12,7 @@ describe('a __proto__ key in the body', () => {
     ['an example', '{"__proto__": {"x": 1}, "a": 2}'],
     ['a schema const', '{"type": "object", "const": {"__proto__": {"x": 1}, "a": 2}}'],
   ])('reaches every target in %s', async (_, response) => {
-    const result = await run({ response }, 'all');
+    const result = await mock({ response }, 'all');
     const body = result.response.body;
     expect(JSON.stringify(body)).toBe('{"__proto__":{"x":1},"a":2}');
     expect((await serveFetch(result.snippets.fetch!, '/api/mock')).body).toEqual(body);
@@ -52,13 +45,13 @@ describe('schemas that no value fits', () => {
   it.each([0.5, 2.5, 0.3])('an integer with multipleOf %d stays an integer multiple', async (step) => {
     for (const route of ['GET /a', 'GET /b', 'GET /c', 'GET /d']) {
       const schema = { type: 'integer', minimum: 1, maximum: 1000, multipleOf: step };
-      const body = (await run({ response: schema, route }, 'fetch')).response.body as number;
+      const body = (await mock({ response: schema, route }, 'fetch')).response.body as number;
       expect(Number.isInteger(body) && Math.abs(body / step - Math.round(body / step)) < 1e-9).toBe(true);
     }
   });
 
   it('still accepts equal bounds', async () => {
-    const result = await run({ response: { type: 'integer', minimum: 3, maximum: 3 } }, 'fetch');
+    const result = await mock({ response: { type: 'integer', minimum: 3, maximum: 3 } }, 'fetch');
     expect(result.response.body).toBe(3);
   });
 });
@@ -92,13 +85,13 @@ describe('reference blow-ups', () => {
   });
 
   it('keeps small chains and recursive trees', async () => {
-    await expect(run({ response: chain(6, 'allOf') }, 'fetch')).resolves.toMatchObject({ source: 'schema' });
+    await expect(mock({ response: chain(6, 'allOf') }, 'fetch')).resolves.toMatchObject({ source: 'schema' });
     const tree = {
       type: 'object',
       required: ['name', 'children'],
       properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } },
     };
-    const result = await run({ response: tree }, 'fetch');
+    const result = await mock({ response: tree }, 'fetch');
     expect(result.response.body).toMatchObject({ name: expect.any(String), children: expect.any(Array) });
   });
 });
@@ -111,11 +104,11 @@ it.each(['', '  \n'])('an empty response text (%j) is named as missing', async (
 describe('numbers a double cannot hold', () => {
   // Before: the id came back as 12345678901234567000 with no word about it.
   it('are named in a note', async () => {
-    const result = await run({ response: '{"id": 12345678901234567890, "ok": 0.5}' }, 'fetch');
+    const result = await mock({ response: '{"id": 12345678901234567890, "ok": 0.5}' }, 'fetch');
     expect(result.notes[0]).toMatch(
       /12345678901234567890 has no exact JavaScript form; it reads as 12345678901234567000/,
     );
-    const plain = await run({ response: '{"id": 123, "ok": 0.5, "e": 1E3}' }, 'fetch');
+    const plain = await mock({ response: '{"id": 123, "ok": 0.5, "e": 1E3}' }, 'fetch');
     expect(plain.notes.join(' ')).not.toMatch(/exact/);
   });
 });

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { regExpEngine } from './regexp-engine.js';
-import run from './run.js';
+import { mock } from './test-helpers.js';
 
 // As the worker pool does for the whole process (src/pool/pool.ts).
 setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
@@ -44,7 +44,7 @@ describe('user patterns as the body check tests them', () => {
       ],
     };
     const started = performance.now();
-    const r = await run({ response: schema, route: 'GET /a' }, 'fetch');
+    const r = await mock({ response: schema, route: 'GET /a' }, 'fetch');
     expect(r.response.body).toBe(`${'a'.repeat(28)}!`);
     expect(r.notes).toEqual([]);
     expect(performance.now() - started).toBeLessThan(2000);

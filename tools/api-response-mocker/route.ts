@@ -1,7 +1,7 @@
 import { ToolInputError, unsupported } from '../../src/shared/tool-error.js';
+import { DEFAULT_ROUTE } from './tool.js';
 
 export const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
-export const DEFAULT_ROUTE = 'GET /api/mock';
 export const MAX_PATH_LENGTH = 512;
 
 export interface Route {
@@ -21,9 +21,9 @@ const SEGMENT_CHARS = /^[A-Za-z0-9\-._~@,;=]*$/;
 const PARAM = /^:[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Parses `METHOD /path` (a bare `/path` means GET). */
-export function parseRoute(raw: unknown): Route {
-  const text = raw === undefined || raw === null || raw === '' ? DEFAULT_ROUTE : raw;
-  if (typeof text !== 'string') throw new ToolInputError('route must be a string such as `GET /api/mock`');
+export function parseRoute(raw: string | undefined): Route {
+  // An empty route (`?b=`) is text, so the schema's default does not fill it: it means the default.
+  const text = raw || DEFAULT_ROUTE;
   const parts = text.trim().split(/[ \t]+/);
   const [methodText, path] = parts.length === 1 ? ['GET', parts[0]!] : parts;
   if (parts.length > 2 || path === undefined) {

@@ -1,20 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ToolInputError } from '../../src/shared/tool-error.js';
-import run from './run.js';
+import type { ToolErrorCode } from '../../src/shared/tool-error.js';
+import { expectToolError } from '../_shared/test-helpers.js';
+import { mock } from './test-helpers.js';
+import { MAX_ROUTE_CHARS, MAX_STATUS, MIN_STATUS } from './tool.js';
 
-async function fails(input: Record<string, unknown>, mode = 'all', code = 'INVALID_INPUT'): Promise<string> {
-  const err = await run(input, mode).then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ToolInputError);
-  expect((err as ToolInputError).code).toBe(code);
-  return (err as Error).message;
-}
+const fails = async (input: Record<string, unknown>, mode = 'all', code: ToolErrorCode = 'INVALID_INPUT') =>
+  (await expectToolError(mock(input, mode), code)).message;
 
 describe('examples', () => {
   it('returns the example with the defaults: GET /api/mock, 200, JSON', async () => {
-    const r = await run({ response: '{"id": 1, "name": "Zoë"}' }, 'all');
+    const r = await mock({ response: '{"id": 1, "name": "Zoë"}' }, 'all');
     expect(r.response).toEqual({
       status: 200,
       headers: { 'Content-Type': 'application/json' },
@@ -37,13 +32,13 @@ describe('examples', () => {
     ['a boolean items flag', { items: true }, { items: true }],
     ['properties holding data', { properties: { color: 'red' } }, { properties: { color: 'red' } }],
   ])('keeps %s as the body', async (_, response, body) => {
-    expect((await run({ response }, 'fetch')).response.body).toEqual(body);
+    expect((await mock({ response }, 'fetch')).response.body).toEqual(body);
   });
 
   it.each(['fetch', 'msw', 'express', 'curl', 'python'])(
     'target %s returns only its snippet',
     async (target) => {
-      const r = await run({ response: { ok: true } }, target);
+      const r = await mock({ response: { ok: true } }, target);
       expect(Object.keys(r.snippets)).toEqual([target]);
       expect(r.snippets[target as 'fetch']).toContain('/api/mock');
     },
@@ -52,7 +47,7 @@ describe('examples', () => {
   it('accepts an example near the 128 KiB input limit', async () => {
     const big = { items: Array.from({ length: 3200 }, (_, i) => ({ id: i, label: `item ${i} ✓` })) };
     expect(JSON.stringify(big).length).toBeGreaterThan(100_000);
-    const r = await run({ response: JSON.stringify(big) }, 'all');
+    const r = await mock({ response: JSON.stringify(big) }, 'all');
     expect(r.response.body).toEqual(big);
     expect(r.snippets.fetch).toContain('"label":"item 3199 ✓"');
   });
@@ -64,7 +59,7 @@ describe('routes and statuses', () => {
     ['/health', { method: 'GET', path: '/health' }],
     ['  PATCH   /a/:id/b.json  ', { method: 'PATCH', path: '/a/:id/b.json' }],
   ])('parses %j', async (route, expected) => {
-    expect((await run({ response: {}, route }, 'curl')).route).toEqual(expected);
+    expect((await mock({ response: {}, route }, 'curl')).route).toEqual(expected);
   });
 
   it.each([
@@ -75,7 +70,8 @@ describe('routes and statuses', () => {
     ['GET /a/:1d', /parameter ":1d" is not a valid name/],
     ['GET /a/%zz', /malformed %-escape/],
     ['GET /a /b', /must look like `METHOD \/path`/],
-    [`GET /${'a'.repeat(600)}`, /longer than 512/],
+    [`GET /${'a'.repeat(550)}`, /longer than 512/],
+    [`GET /${'a'.repeat(MAX_ROUTE_CHARS)}`, /^route must NOT have more than 600 characters$/],
   ])('refuses the route %j', async (route, message) => {
     expect(await fails({ response: {}, route })).toMatch(message);
   });
@@ -88,11 +84,18 @@ describe('routes and statuses', () => {
   });
 
   it.each([[201], ['404'], [599]])('accepts status %j', async (status) => {
-    expect((await run({ response: {}, status }, 'curl')).response.status).toBe(Number(status));
+    expect((await mock({ response: {}, status }, 'curl')).response.status).toBe(Number(status));
   });
 
-  it.each([[99], [600], [2.5], ['abc'], [true]])('refuses status %j', async (status) => {
-    expect(await fails({ response: {}, status })).toMatch(/status must be an integer from 100 to 599/);
+  it.each([
+    [MIN_STATUS - 1, `status must be >= ${MIN_STATUS}`],
+    [MAX_STATUS + 1, `status must be <= ${MAX_STATUS}`],
+    [2.5, 'status must be integer'],
+    ['abc', 'status must be integer'],
+    // The schema reads true as 1, as it does for the service.
+    [true, `status must be >= ${MIN_STATUS}`],
+  ])('refuses status %j', async (status, message) => {
+    expect(await fails({ response: {}, status })).toBe(message);
   });
 
   it('refuses an informational status', async () => {
@@ -100,7 +103,7 @@ describe('routes and statuses', () => {
   });
 
   it('304 has no body and no Content-Type', async () => {
-    expect((await run({ response: { a: 1 }, status: 304 }, 'msw')).response).toEqual({
+    expect((await mock({ response: { a: 1 }, status: 304 }, 'msw')).response).toEqual({
       status: 304,
       headers: {},
       body: null,
@@ -127,6 +130,6 @@ describe('other refusals', () => {
   it('an example nested deeper than 64 levels', async () => {
     const deep = `${'['.repeat(65)}${']'.repeat(65)}`;
     expect(await fails({ response: deep })).toMatch(/deeper than 64/);
-    await expect(run({ response: `${'['.repeat(64)}${']'.repeat(64)}` }, 'python')).resolves.toBeTruthy();
+    await expect(mock({ response: `${'['.repeat(64)}${']'.repeat(64)}` }, 'python')).resolves.toBeTruthy();
   });
 });

@@ -1,25 +1,28 @@
 import type { ToolInput } from '../../src/shared/tool-def.js';
-import { parseJsonField, ToolInputError, unsupported } from '../../src/shared/tool-error.js';
+import { parseJsonField, ToolInputError } from '../../src/shared/tool-error.js';
 import { lossyNumber } from '../_shared/json-exact.js';
 import { isJsonSchema } from './detect-schema.js';
 import { seedOf } from './generate.js';
 import { mockFromSchema } from './mock-body.js';
 import { parseRoute } from './route.js';
-import { buildSnippets, type MockSpec, TARGETS, type Target } from './snippets.js';
+import { buildSnippets, type MockSpec } from './snippets.js';
+import { TARGETS, type Target } from './tool.js';
 
 export const MAX_EXAMPLE_DEPTH = 64;
-export const MODES = ['all', ...TARGETS] as const;
 /** Statuses whose responses carry no body (RFC 9110 §6.4.1, §15.3.5, §15.3.6, §15.4.5). */
 const NO_BODY = new Set([204, 205, 304]);
 
+/**
+ * Input as the schema in tool.ts passed it: a response present (text within its length), a
+ * route string, a status from MIN_STATUS to MAX_STATUS; the mode is `all` or a target.
+ */
 export default async function run(input: ToolInput, mode: string) {
-  const target = typeof mode === 'string' ? mode.toLowerCase() : mode;
-  if (!(MODES as readonly unknown[]).includes(target)) throw unsupported('target', mode, MODES);
-  if (input.response === undefined || (typeof input.response === 'string' && input.response.trim() === ''))
+  // The schema refuses no response, but not one of blanks.
+  if (typeof input.response === 'string' && input.response.trim() === '')
     throw new ToolInputError('response is required: a JSON example or a JSON Schema');
   const value = parseJsonField(input.response, 'response');
-  const route = parseRoute(input.route);
-  const status = parseStatus(input.status);
+  const route = parseRoute(input.route as string | undefined);
+  const status = checkStatus(input.status as number);
   const notes: string[] = [];
   const lossy = typeof input.response === 'string' ? lossyNumber(input.response) : undefined;
   // JSON numbers become doubles here and in every snippet: say so rather than change data silently.
@@ -49,7 +52,7 @@ export default async function run(input: ToolInput, mode: string) {
     notes.push(`A ${route.method === 'HEAD' ? 'HEAD response' : `${status} response`} has no body.`);
   const headers: Record<string, string> = NO_BODY.has(status) ? {} : { 'Content-Type': 'application/json' };
   const spec: MockSpec = { route, status, headers, hasBody, body: hasBody ? body : null };
-  const targets: readonly Target[] = target === 'all' ? TARGETS : [target as Target];
+  const targets: readonly Target[] = mode === 'all' ? TARGETS : [mode as Target];
   return {
     response: { status, headers, body: spec.body },
     route: { method: route.method, path: route.path },
@@ -60,12 +63,7 @@ export default async function run(input: ToolInput, mode: string) {
   };
 }
 
-function parseStatus(raw: unknown): number {
-  if (raw === undefined || raw === null || raw === '') return 200;
-  const status = typeof raw === 'string' ? Number(raw) : raw;
-  if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) {
-    throw new ToolInputError(`status must be an integer from 100 to 599, got ${JSON.stringify(raw)}`);
-  }
+function checkStatus(status: number): number {
   // fetch's Response and MSW refuse 1xx, and a 1xx is never the final answer to a request.
   if (status < 200)
     throw new ToolInputError(`status ${status} is informational (1xx) and cannot be mocked as a response`);

@@ -1,9 +1,9 @@
 import { Ajv } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { expectToolError } from '../_shared/test-helpers.js';
 import { checkPattern } from './pattern-budget.js';
-import run from './run.js';
+import { mock } from './test-helpers.js';
 
 // The natural oracle: generated data must validate against the schema it came from.
 // ajv-formats is CommonJS with a default export; under NodeNext the callable is `.default`.
@@ -46,7 +46,7 @@ const user = {
 
 describe('schemas', () => {
   it('generate valid, realistic data', async () => {
-    const r = await run({ response: user }, 'all');
+    const r = await mock({ response: user }, 'all');
     expect(r.source).toBe('schema');
     validates(user, r.response.body);
     const body = r.response.body as Record<string, unknown>;
@@ -57,11 +57,11 @@ describe('schemas', () => {
   });
 
   it('are deterministic, across targets too, and seeded by the route', async () => {
-    const a = await run({ response: JSON.stringify(user), route: 'GET /users/:id' }, 'all');
-    const b = await run({ response: user, route: 'GET /users/:id', status: 201 }, 'fetch');
+    const a = await mock({ response: JSON.stringify(user), route: 'GET /users/:id' }, 'all');
+    const b = await mock({ response: user, route: 'GET /users/:id', status: 201 }, 'fetch');
     expect(b.response.body).toEqual(a.response.body);
     expect(b.seed).toBe(a.seed);
-    const c = await run({ response: user, route: 'GET /people/:id' }, 'all');
+    const c = await mock({ response: user, route: 'GET /people/:id' }, 'all');
     expect(c.seed).not.toBe(a.seed);
     validates(user, c.response.body);
   });
@@ -72,7 +72,7 @@ describe('schemas', () => {
     ['an array schema', { type: 'array', items: { type: 'boolean' } }, 'array'],
     ['a type list', { type: ['null'] }, 'object'],
   ])('recognise %s', async (_, schema, kind) => {
-    const r = await run({ response: schema }, 'curl');
+    const r = await mock({ response: schema }, 'curl');
     expect(r.source).toBe('schema');
     validates(schema, r.response.body);
     expect(Array.isArray(r.response.body) ? 'array' : typeof r.response.body).toBe(kind);
@@ -85,7 +85,7 @@ describe('schemas', () => {
         node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/node' } } } },
       },
     };
-    const r = await run({ response: tree }, 'fetch');
+    const r = await mock({ response: tree }, 'fetch');
     expect(JSON.stringify(r.response.body).length).toBeLessThan(100_000);
   });
 
@@ -96,18 +96,14 @@ describe('schemas', () => {
       properties: { s: { type: 'string', maxLength: 5, faker: { 'string.alpha': [1e9] } } },
       patternProperties: { '(a+)+$': { type: 'string' } },
     };
-    const r = await run({ response: schema }, 'fetch');
+    const r = await mock({ response: schema }, 'fetch');
     expect((r.response.body as { s: string }).s.length).toBeLessThanOrEqual(5);
   });
 });
 
 describe('schema refusals', () => {
-  const refuse = async (schema: unknown, message: RegExp) => {
-    const err = await run({ response: schema }, 'all').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ToolInputError);
-    expect((err as ToolInputError).code).toBe('INVALID_INPUT');
-    expect((err as Error).message).toMatch(message);
-  };
+  const refuse = (schema: unknown, message: RegExp) =>
+    expectToolError(mock({ response: schema }, 'all'), 'INVALID_INPUT', message);
   const nestArrays = (n: number): object =>
     n === 0 ? { type: 'string' } : { type: 'array', minItems: 10, items: nestArrays(n - 1) };
 
@@ -170,8 +166,8 @@ describe('pattern budget', () => {
 
   it.each(['a)b{1000}c{1000}', '((((a+)+)+)+)+', 'x'.repeat(257), '[\u0000-\uffff][\u0000-\uffff]'])(
     'refuses %j',
-    (p) => {
-      expect(() => checkPattern(p)).toThrow(ToolInputError);
+    async (p) => {
+      await expectToolError(() => checkPattern(p), 'INVALID_INPUT');
     },
   );
 });

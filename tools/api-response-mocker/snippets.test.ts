@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import run from './run.js';
 import {
   curlParts,
   hasBash,
@@ -9,6 +8,7 @@ import {
   serveMsw,
   servePython,
 } from './test-harness.js';
+import { mock } from './test-helpers.js';
 
 // Every escape hazard: quotes, backslashes, script and comment openers, U+2028/2029,
 // astral and combining characters, template syntax, a lone surrogate, control characters.
@@ -20,7 +20,7 @@ const example = {
 };
 
 describe('every target serves the body exactly (example with escape hazards)', async () => {
-  const result = await run({ response: example, route: 'POST /api/v1/items.json', status: 201 }, 'all');
+  const result = await mock({ response: example, route: 'POST /api/v1/items.json', status: 201 }, 'all');
   const body = result.response.body;
 
   it('returns the example itself', () => {
@@ -73,7 +73,7 @@ describe('every target serves the body exactly (example with escape hazards)', a
 });
 
 describe('route parameters', async () => {
-  const result = await run({ response: { id: 7 }, route: 'GET /users/:id/posts/:postId' }, 'all');
+  const result = await mock({ response: { id: 7 }, route: 'GET /users/:id/posts/:postId' }, 'all');
 
   it('match any segment value in fetch, and keep the path syntax for MSW and Express', async () => {
     expect(await serveFetch(result.snippets.fetch!, 'http://api.test/users/42/posts/abc?x=1')).toMatchObject({
@@ -96,7 +96,10 @@ describe('route parameters', async () => {
 
 describe('responses without a body', () => {
   it('204 serves nothing and no Content-Type', async () => {
-    const result = await run({ response: { ignored: true }, route: 'DELETE /items/:id', status: 204 }, 'all');
+    const result = await mock(
+      { response: { ignored: true }, route: 'DELETE /items/:id', status: 204 },
+      'all',
+    );
     expect(result.response).toEqual({ status: 204, headers: {}, body: null });
     expect(await serveFetch(result.snippets.fetch!, '/items/3', 'DELETE')).toEqual({
       status: 204,
@@ -111,7 +114,7 @@ describe('responses without a body', () => {
   });
 
   it('HEAD keeps the Content-Type and uses curl --head', async () => {
-    const result = await run({ response: '[1]', route: 'HEAD /ping' }, 'all');
+    const result = await mock({ response: '[1]', route: 'HEAD /ping' }, 'all');
     expect(result.response).toEqual({
       status: 200,
       headers: { 'Content-Type': 'application/json' },

@@ -1,9 +1,8 @@
 import { jsonText, pyLiteral, pyString, shellQuote } from '../_shared/literals.js';
 import { expressSnippet, fetchSnippet, type MockSpec, mswSnippet } from './snippets-js.js';
+import type { Target } from './tool.js';
 
 export type { MockSpec } from './snippets-js.js';
-export const TARGETS = ['fetch', 'msw', 'express', 'curl', 'python'] as const;
-export type Target = (typeof TARGETS)[number];
 
 /** Where the Express snippet listens; the cURL and Python snippets call it there. */
 const BASE = 'http://localhost:3000';

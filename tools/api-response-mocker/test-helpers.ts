@@ -1,5 +1,6 @@
 /**
- * Test helper: the rule every schema answer keeps. Either the body validates against the
+ * Test helpers: the tool as the service runs it (`mock`: input through its schema first),
+ * and the rule every schema answer keeps. Either the body validates against the
  * schema by a plain ajv (draft-07, or 2020-12 when the schema says so; ajv-formats for
  * formats), or a note says why (naming the keyword and its schema path), or the tool
  * refuses with INVALID_INPUT naming the keyword.
@@ -8,8 +9,11 @@ import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
 import { expect } from 'vitest';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { expectToolError, toolRunner } from '../_shared/test-helpers.js';
 import run from './run.js';
+import tool from './tool.js';
+
+export const mock = toolRunner(tool, run);
 
 const addFormats = ajvFormats.default as unknown as (ajv: unknown) => unknown;
 const OPTIONS = { strict: false, allErrors: true, logger: false, ownProperties: true } as const;
@@ -35,14 +39,13 @@ function keywordsIn(node: unknown, out = new Set<string>()): Set<string> {
 
 /** Runs the tool on the schema and checks the rule; returns which way it was kept. */
 export async function outcome(schema: Record<string, unknown>, route?: string): Promise<Outcome> {
-  const result = await run({ response: schema, route }, 'fetch').catch((e: unknown) => e);
+  const result = await mock({ response: schema, route }, 'fetch').catch((e: unknown) => e);
   if (result instanceof Error) {
-    expect(result).toBeInstanceOf(ToolInputError);
-    expect((result as ToolInputError).code).toBe('INVALID_INPUT');
-    const named = [...keywordsIn(schema)].filter((k) => result.message.includes(k));
-    expect(named, result.message).not.toEqual([]);
-    expect(result.message).toMatch(/schema at #|pattern|generate/);
-    return { kind: 'refused', message: result.message };
+    const { message } = await expectToolError(Promise.reject(result), 'INVALID_INPUT');
+    const named = [...keywordsIn(schema)].filter((k) => message.includes(k));
+    expect(named, message).not.toEqual([]);
+    expect(message).toMatch(/schema at #|pattern|generate/);
+    return { kind: 'refused', message };
   }
   const { body } = (result as Awaited<ReturnType<typeof run>>).response;
   const { notes, source } = result as Awaited<ReturnType<typeof run>>;

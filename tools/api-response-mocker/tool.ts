@@ -1,5 +1,76 @@
 import { defineTool } from '../../src/shared/tool-def.js';
 
+/** The contract run.ts relies on; the input schema below enforces it before a run. */
+export const TARGETS = ['fetch', 'msw', 'express', 'curl', 'python'] as const;
+export type Target = (typeof TARGETS)[number];
+export const MODES = ['all', ...TARGETS] as const;
+export const MAX_RESPONSE_CHARS = 131072;
+export const MAX_ROUTE_CHARS = 600;
+export const DEFAULT_ROUTE = 'GET /api/mock';
+export const MIN_STATUS = 100;
+export const MAX_STATUS = 599;
+export const DEFAULT_STATUS = 200;
+
+/** Route methods a result names (route.ts ROUTE_METHODS; test/output-schemas.test.ts checks they agree). */
+const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+
+/** The result of every target (MCP outputSchema): `snippets` holds the one asked for, or all. */
+const OUTPUT = {
+  type: 'object',
+  properties: {
+    response: {
+      type: 'object',
+      description: 'The mock response',
+      properties: {
+        status: { type: 'integer', minimum: 200, maximum: MAX_STATUS, description: 'HTTP status' },
+        headers: {
+          type: 'object',
+          additionalProperties: { type: 'string' },
+          description: 'Response headers (Content-Type: application/json unless 204, 205 or 304)',
+        },
+        body: { description: 'The body: any JSON value; null when the status or method has none' },
+      },
+      required: ['status', 'headers', 'body'],
+      additionalProperties: false,
+    },
+    route: {
+      type: 'object',
+      description: 'The mocked route',
+      properties: {
+        method: { type: 'string', enum: ROUTE_METHODS, description: 'HTTP method' },
+        path: { type: 'string', pattern: '^/', description: 'Path; :name segments are parameters' },
+      },
+      required: ['method', 'path'],
+      additionalProperties: false,
+    },
+    source: {
+      type: 'string',
+      enum: ['schema', 'example'],
+      description: 'schema: data generated from a JSON Schema; example: the response returned as given',
+    },
+    seed: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 4294967295,
+      description: 'schema only: generator seed, derived from the route and the schema',
+    },
+    snippets: {
+      type: 'object',
+      description: 'Code per target: the target asked for, or all five',
+      properties: Object.fromEntries(TARGETS.map((t) => [t, { type: 'string' }])),
+      minProperties: 1,
+      additionalProperties: false,
+    },
+    notes: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'What the caller should know about the data',
+    },
+  },
+  required: ['response', 'route', 'source', 'snippets', 'notes'],
+  additionalProperties: false,
+};
+
 export default defineTool({
   id: 'api-response-mocker',
   name: 'API Response Mocker',
@@ -24,7 +95,7 @@ export default defineTool({
   riskClass: 'L',
   hasApi: true,
   policy: { limit: 60, burst: 20, windowSec: 60, inputMaxBytes: 131072, timeoutMs: 2000 },
-  modes: ['all', 'fetch', 'msw', 'express', 'curl', 'python'],
+  modes: [...MODES],
   modeField: 'target',
   fields: { a: 'response', b: 'route', c: 'status' },
   input: {
@@ -32,21 +103,21 @@ export default defineTool({
     properties: {
       response: {
         type: ['object', 'array', 'string', 'number', 'boolean', 'null'],
-        maxLength: 131072,
+        maxLength: MAX_RESPONSE_CHARS,
         description:
           'Response body: a JSON example (returned as is) or a JSON Schema (data is generated). As text it must be JSON.',
       },
       route: {
         type: 'string',
-        maxLength: 600,
-        default: 'GET /api/mock',
+        maxLength: MAX_ROUTE_CHARS,
+        default: DEFAULT_ROUTE,
         description: 'Route as `METHOD /path`, e.g. `GET /api/users/:id` (default `GET /api/mock`)',
       },
       status: {
         type: 'integer',
-        minimum: 100,
-        maximum: 599,
-        default: 200,
+        minimum: MIN_STATUS,
+        maximum: MAX_STATUS,
+        default: DEFAULT_STATUS,
         description:
           'HTTP status of the mock response, 200..599 (1xx is refused: it is never a final response)',
       },
@@ -54,6 +125,7 @@ export default defineTool({
     required: ['response'],
     additionalProperties: false,
   },
+  output: OUTPUT,
   semanticFields: {
     response:
       'The response body: a JSON example, returned unchanged, or a JSON Schema (detected by `$schema`, or schema keywords such as `type`/`properties`) from which realistic data is generated',

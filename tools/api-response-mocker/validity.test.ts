@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import run from './run.js';
-import { outcome } from './test-helpers.js';
+import { mock, outcome } from './test-helpers.js';
 
 const ROUTES = ['GET /api/mock', 'GET /a', 'POST /b/:id'];
 
@@ -104,7 +103,7 @@ describe('what the generator gets wrong is said in the notes', () => {
       minimum: 5,
       exclusiveMinimum: true,
     };
-    const r = await run({ response: draft04 }, 'fetch');
+    const r = await mock({ response: draft04 }, 'fetch');
     expect(r.notes).toEqual([
       'The body was not checked against the schema: the validator cannot compile the schema: exclusiveMinimum value must be ["number"].',
     ]);
@@ -115,8 +114,8 @@ describe('what the generator gets wrong is said in the notes', () => {
       { type: 'object', minProperties: 1, propertyNames: { pattern: '^[A-Z]' } },
       { type: 'number', multipleOf: 1e-9, minimum: 0.1, maximum: 0.2 },
     ]) {
-      const a = await run({ response: schema, route: 'GET /x' }, 'all');
-      const b = await run({ response: JSON.stringify(schema), route: 'GET /x' }, 'curl');
+      const a = await mock({ response: schema, route: 'GET /x' }, 'all');
+      const b = await mock({ response: JSON.stringify(schema), route: 'GET /x' }, 'curl');
       expect(b.response.body).toEqual(a.response.body);
       expect(b.notes).toEqual(a.notes);
     }
@@ -132,7 +131,7 @@ describe('what the generator gets wrong is said in the notes', () => {
         email: { type: 'string', format: 'email' },
       },
     };
-    const r = await run({ response: schema, route: 'GET /api/users/:id' }, 'msw');
+    const r = await mock({ response: schema, route: 'GET /api/users/:id' }, 'msw');
     expect(r.response.body).toEqual({ id: 360, name: 'Carlie Romaguera', email: 'charlie3@demo.net' });
     expect(r.notes).toEqual([]);
   });

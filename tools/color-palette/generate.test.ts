@@ -1,6 +1,7 @@
 import { displayable, parse } from 'culori';
 import { describe, expect, it } from 'vitest';
-import { expectError, generate, hueDiff, lchOf, type Palette } from './test-helpers.js';
+import { expectToolError } from '../_shared/test-helpers.js';
+import { generate, hueDiff, lchOf, type Palette } from './test-helpers.js';
 import { SCHEMES } from './tool.js';
 
 describe('generate', () => {
@@ -81,12 +82,12 @@ describe('generate', () => {
     expect((await generate(base, 'analogous', 1)).colors).toHaveLength(1);
     expect((await generate(base, 'tints', 20)).colors).toHaveLength(20);
     expect((await generate(base, 'shades', '7')).colors).toHaveLength(7);
-    await expectError(generate(base, 'analogous', 21), 'INVALID_INPUT', '20');
-    await expectError(generate(base, 'analogous', 0), 'INVALID_INPUT');
-    await expectError(generate(base, 'analogous', 2.5), 'INVALID_INPUT');
-    await expectError(generate(base, 'analogous', 'many'), 'INVALID_INPUT');
-    await expectError(generate(base, 'triadic', 2), 'INVALID_INPUT', 'at least 3');
-    await expectError(generate(base, 'tetradic', 3), 'INVALID_INPUT', 'at least 4');
+    await expectToolError(generate(base, 'analogous', 21), 'INVALID_INPUT', '20');
+    await expectToolError(generate(base, 'analogous', 0), 'INVALID_INPUT');
+    await expectToolError(generate(base, 'analogous', 2.5), 'INVALID_INPUT');
+    await expectToolError(generate(base, 'analogous', 'many'), 'INVALID_INPUT');
+    await expectToolError(generate(base, 'triadic', 2), 'INVALID_INPUT', 'at least 3');
+    await expectToolError(generate(base, 'tetradic', 3), 'INVALID_INPUT', 'at least 4');
   });
 
   it('notes that a grey has no hue to rotate', async () => {

@@ -1,6 +1,5 @@
 import { type Color, clampRgb, converter, type Oklch, parse } from 'culori';
 import { ToolInputError } from '../../src/shared/tool-error.js';
-import { MAX_COLOR_CHARS } from './tool.js';
 
 const toOklch = converter('oklch');
 /** A bare hex value (no `#`), common in query strings where `#` must be escaped as %23. */
@@ -27,14 +26,10 @@ export interface ParsedColor {
   oklch: Oklch;
 }
 
-/** Parses one CSS colour string; anything else is INVALID_INPUT naming the value. */
-export function parseColor(value: unknown): ParsedColor {
-  if (typeof value !== 'string') throw new ToolInputError('color must be a CSS colour string');
+/** Parses one CSS colour string (its length is the input schema's); anything else is INVALID_INPUT naming the value. */
+export function parseColor(value: string): ParsedColor {
   const text = value.trim();
   if (text === '') throw new ToolInputError('color is empty; give a CSS colour such as #ff0000 or red');
-  if (text.length > MAX_COLOR_CHARS) {
-    throw new ToolInputError(`color is longer than ${MAX_COLOR_CHARS} characters`);
-  }
   const parsed = parse(BARE_HEX.test(text) ? `#${text}` : text);
   if (!parsed || !channelsFinite(parsed)) {
     throw new ToolInputError(

@@ -1,7 +1,7 @@
 import { differenceEuclidean, displayable, parse } from 'culori';
 import { describe, expect, it } from 'vitest';
-import run from './run.js';
-import { convert, expectError, lchOf, toOklch } from './test-helpers.js';
+import { expectToolError } from '../_shared/test-helpers.js';
+import { colorPalette, convert, lchOf, toOklch } from './test-helpers.js';
 import tool, { FORMATS, SCHEMES } from './tool.js';
 
 const deltaOk = differenceEuclidean('oklab');
@@ -59,9 +59,10 @@ describe('convert', () => {
     expect((await convert('hsl(120 100% 25%)', 'hex')).hex).toBe('#008000');
   });
 
-  it('defaults the target to hex and accepts a differently cased format', async () => {
+  it('defaults the target to hex; the format is matched exactly, as the schema enum does', async () => {
     expect((await convert('red')).format).toBe('hex');
-    expect((await convert('red', 'OKLCH')).format).toBe('oklch');
+    // run() once lower-cased it, but the service's schema refuses 'OKLCH' before any run.
+    await expectToolError(convert('red', 'OKLCH'), 'UNSUPPORTED_OPTION', 'oklch');
   });
 
   it('keeps the alpha channel', async () => {
@@ -93,23 +94,24 @@ describe('convert', () => {
   });
 
   it('refuses what is not a colour, naming it', async () => {
-    await expectError(convert('notacolor'), 'INVALID_INPUT', 'notacolor');
-    await expectError(convert('rëd'), 'INVALID_INPUT', 'rëd');
-    await expectError(convert('#ggg'), 'INVALID_INPUT', '#ggg');
-    await expectError(convert('rgb(1e400 0 0)'), 'INVALID_INPUT');
-    await expectError(convert(''), 'INVALID_INPUT', 'empty');
-    await expectError(convert('   '), 'INVALID_INPUT', 'empty');
-    await expectError(convert(123), 'INVALID_INPUT', 'string');
-    await expectError(convert(undefined), 'INVALID_INPUT');
-    await expectError(convert(`#${'f'.repeat(300)}`), 'INVALID_INPUT', '256');
+    await expectToolError(convert('notacolor'), 'INVALID_INPUT', 'notacolor');
+    await expectToolError(convert('rëd'), 'INVALID_INPUT', 'rëd');
+    await expectToolError(convert('#ggg'), 'INVALID_INPUT', '#ggg');
+    await expectToolError(convert('rgb(1e400 0 0)'), 'INVALID_INPUT');
+    await expectToolError(convert(''), 'INVALID_INPUT', 'color must NOT have fewer than 1 characters');
+    await expectToolError(convert('   '), 'INVALID_INPUT', 'empty');
+    // A number is read as its text (123 is the hex colour #123); a list cannot be.
+    await expectToolError(convert([123]), 'INVALID_INPUT', 'color must be string');
+    await expectToolError(convert(undefined), 'INVALID_INPUT');
+    await expectToolError(convert(`#${'f'.repeat(300)}`), 'INVALID_INPUT', '256');
   });
 
   it('refuses an unknown target format with UNSUPPORTED_OPTION listing the formats', async () => {
-    await expectError(convert('red', 'cmyk'), 'UNSUPPORTED_OPTION', 'oklch');
+    await expectToolError(convert('red', 'cmyk'), 'UNSUPPORTED_OPTION', 'oklch');
   });
 
   it('refuses an unknown mode', async () => {
-    await expectError(run({ color: 'red' }, 'pastel') as Promise<unknown>, 'UNSUPPORTED_OPTION', 'analogous');
+    await expectToolError(colorPalette({ color: 'red' }, 'pastel'), 'UNSUPPORTED_OPTION', 'analogous');
   });
 });
 

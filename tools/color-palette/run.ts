@@ -1,12 +1,9 @@
 import type { Color } from 'culori';
 import type { ToolInput } from '../../src/shared/tool-def.js';
-import { ToolInputError, unsupported } from '../../src/shared/tool-error.js';
 import { contrast, type FormatName, formatAs, inSrgb, toSrgb } from './format.js';
 import { parseColor } from './parse-color.js';
 import { ACHROMATIC_CHROMA, buildPalette } from './schemes.js';
-import { DEFAULT_COUNT, FORMATS, MAX_COUNT, SCHEMES } from './tool.js';
-
-const MODES = ['convert', ...SCHEMES];
+import { FORMATS } from './tool.js';
 
 export interface PaletteColor {
   hex: string;
@@ -30,25 +27,9 @@ function describe(color: Color): PaletteColor {
   };
 }
 
-function readCount(value: unknown): number {
-  if (value === undefined || value === null || value === '') return DEFAULT_COUNT;
-  const count = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_COUNT) {
-    throw new ToolInputError(`count must be an integer from 1 to ${MAX_COUNT}`);
-  }
-  return count;
-}
-
-function readFormat(value: unknown): FormatName {
-  if (value === undefined || value === null || value === '') return 'hex';
-  const format = typeof value === 'string' ? value.trim().toLowerCase() : value;
-  if (typeof format !== 'string' || !FORMATS.includes(format)) throw unsupported('format', value, FORMATS);
-  return format as FormatName;
-}
-
 function convert(input: ToolInput) {
-  const { color } = parseColor(input.color);
-  const format = readFormat(input.format);
+  const { color } = parseColor(input.color as string);
+  const format = input.format as FormatName;
   const formats = Object.fromEntries(FORMATS.map((f) => [f, formatAs(color, f as FormatName)]));
   const value = formats[format]!;
   return {
@@ -65,8 +46,8 @@ function convert(input: ToolInput) {
 }
 
 function generate(input: ToolInput, scheme: string) {
-  const { color, oklch } = parseColor(input.color);
-  const count = readCount(input.count);
+  const { color, oklch } = parseColor(input.color as string);
+  const count = input.count as number;
   // Palettes are opaque: contrast ratios and swatches are meaningless with transparency.
   const base = { ...oklch, alpha: undefined };
   const palette = buildPalette(scheme, base, count);
@@ -87,7 +68,7 @@ function generate(input: ToolInput, scheme: string) {
   };
 }
 
+/** Input as the schema in tool.ts passed it: a colour string, count in range, a known format. */
 export default async function run(input: ToolInput, mode: string) {
-  if (!MODES.includes(mode)) throw unsupported('scheme', mode, MODES);
   return mode === 'convert' ? convert(input) : generate(input, mode);
 }

@@ -93,5 +93,6 @@ export function buildPalette(scheme: string, base: Oklch, count: number): Palett
   if (scheme === 'monochromatic') return monochromatic(base, hue, count);
   if (scheme === 'shades') return mix(base, hue, count, 0);
   if (scheme === 'tints') return mix(base, hue, count, 1);
-  throw new ToolInputError(`scheme '${scheme}' is not supported`, 'UNSUPPORTED_OPTION');
+  // The service only runs the modes of tool.ts: another scheme is a bug, not bad input.
+  throw new Error(`scheme '${scheme}' has no palette`);
 }

@@ -1,7 +1,7 @@
 import { converter, type Oklch, parse } from 'culori';
-import { expect } from 'vitest';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { toolRunner } from '../_shared/test-helpers.js';
 import run from './run.js';
+import tool from './tool.js';
 
 /** Test helpers shared by the color-palette test files. */
 export const toOklch = converter('oklch');
@@ -27,10 +27,12 @@ export type Palette = {
   notes: string[];
 };
 
+/** The tool as the service runs it: input through its schema first. */
+export const colorPalette = toolRunner(tool, run);
 export const convert = async (color: unknown, format?: string) =>
-  (await run({ color, format }, 'convert')) as Result;
+  (await colorPalette({ color, format }, 'convert')) as Result;
 export const generate = async (color: unknown, scheme: string, count?: unknown) =>
-  (await run({ color, count }, scheme)) as Palette;
+  (await colorPalette({ color, count }, scheme)) as Palette;
 
 /** OKLCH of a CSS string written by the tool, read back with culori (the oracle). */
 export function lchOf(css: string): Oklch {
@@ -42,14 +44,4 @@ export function lchOf(css: string): Oklch {
 /** Hue of b minus hue of a, in [0, 360). */
 export function hueDiff(a: string, b: string): number {
   return ((lchOf(b).h ?? 0) - (lchOf(a).h ?? 0) + 360) % 360;
-}
-
-export async function expectError(promise: Promise<unknown>, code: string, text?: string) {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ToolInputError);
-  expect((err as ToolInputError).code).toBe(code);
-  if (text) expect((err as Error).message).toContain(text);
 }

@@ -11,11 +11,80 @@ export const SCHEMES = [
   'shades',
   'tints',
 ];
+/** Modes: convert, then the schemes (a mode is a scheme on the generate endpoint). */
+export const MODES = ['convert', ...SCHEMES];
 /** Target formats of the convert mode. */
 export const FORMATS = ['hex', 'rgb', 'hsl', 'hwb', 'lab', 'lch', 'oklab', 'oklch'];
 export const MAX_COLOR_CHARS = 256;
 export const MAX_COUNT = 20;
 export const DEFAULT_COUNT = 5;
+
+const ratios = {
+  type: 'object',
+  description: 'WCAG 2.x contrast ratios (1 to 21) against white and black text',
+  properties: {
+    white: { type: 'number', minimum: 1, maximum: 21, description: 'Against white text' },
+    black: { type: 'number', minimum: 1, maximum: 21, description: 'Against black text' },
+  },
+  required: ['white', 'black'],
+  additionalProperties: false,
+};
+const css = (description: string) => ({ type: 'string', description });
+const HEX = { type: 'string', pattern: '^#[0-9a-f]{6}([0-9a-f]{2})?$', description: '#rrggbb(aa)' };
+const swatch = {
+  type: 'object',
+  properties: {
+    hex: HEX,
+    rgb: css('rgb()'),
+    hsl: css('hsl()'),
+    oklch: css('oklch()'),
+    contrast: ratios,
+    textColor: { type: 'string', enum: ['white', 'black'], description: 'Text colour with more contrast' },
+  },
+  required: ['hex', 'rgb', 'hsl', 'oklch', 'contrast', 'textColor'],
+  additionalProperties: false,
+};
+
+/**
+ * The result of every mode (MCP outputSchema): convert gives format, output, hex, the target
+ * format's key, formats, alpha, inGamut and contrast; a scheme gives scheme to notes.
+ */
+const OUTPUT = {
+  type: 'object',
+  properties: {
+    format: { type: 'string', enum: FORMATS, description: 'convert: the target format' },
+    output: css('convert: the colour in the target format'),
+    hex: HEX,
+    rgb: css('convert to rgb: same as output'),
+    hsl: css('convert to hsl: same as output'),
+    hwb: css('convert to hwb: same as output'),
+    lab: css('convert to lab: same as output'),
+    lch: css('convert to lch: same as output'),
+    oklab: css('convert to oklab: same as output'),
+    oklch: css('convert to oklch: same as output'),
+    formats: {
+      type: 'object',
+      description: 'convert: the colour in every format',
+      properties: Object.fromEntries(FORMATS.map((f) => [f, { type: 'string' }])),
+      required: FORMATS,
+      additionalProperties: false,
+    },
+    alpha: { type: 'number', minimum: 0, maximum: 1, description: 'convert: opacity, 0 to 1' },
+    inGamut: { type: 'boolean', description: 'convert: false when outside sRGB (hex, rgb, hsl, hwb mapped)' },
+    contrast: ratios,
+    scheme: { type: 'string', enum: SCHEMES, description: 'palette: the scheme' },
+    count: { type: 'integer', minimum: 1, maximum: MAX_COUNT, description: 'palette: number of colours' },
+    base: { ...swatch, description: 'palette: the base colour (opaque, in sRGB)' },
+    baseIndex: { type: 'integer', minimum: 0, description: 'palette: index of the base colour in colors' },
+    colors: { type: 'array', maxItems: MAX_COUNT, items: swatch, description: 'palette: the colours' },
+    notes: { type: 'array', items: { type: 'string' }, description: 'palette: greys, gamut mapping, alpha' },
+  },
+  anyOf: [
+    { required: ['format', 'output', 'hex', 'formats', 'alpha', 'inGamut', 'contrast'] },
+    { required: ['scheme', 'count', 'base', 'baseIndex', 'colors', 'notes'] },
+  ],
+  additionalProperties: false,
+};
 
 export default defineTool({
   id: 'color-palette',
@@ -40,7 +109,7 @@ export default defineTool({
   tags: ['color', 'design', 'css'],
   riskClass: 'L',
   policy: { limit: 120, burst: 30, windowSec: 60, inputMaxBytes: 4096, timeoutMs: 1000 },
-  modes: ['convert', ...SCHEMES],
+  modes: MODES,
   modeField: 'scheme',
   fields: { a: 'color', b: 'count', c: null },
   fieldsByMode: { convert: { b: 'format' } },
@@ -71,6 +140,7 @@ export default defineTool({
     required: ['color'],
     additionalProperties: false,
   },
+  output: OUTPUT,
   semanticFields: {
     color:
       'The base colour, any CSS colour string: #ff0000, ff0000, rgb(255 0 0), hsl(0 100% 50%), oklch(62.8% 0.2577 29.23), rebeccapurple, ...',

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { expectToolError, toolRunner } from '../_shared/test-helpers.js';
 import run from './run.js';
+import tool from './tool.js';
 
 const FROM = '2025-03-07T12:00:00Z';
 type Result = Record<string, unknown> & { nextRuns: string[] };
+const cron = toolRunner(tool, run);
 const build = async (fields: unknown, extra: Record<string, unknown> = {}) =>
-  (await run({ fields, from: FROM, ...extra }, 'build')) as Result;
+  (await cron({ fields, from: FROM, ...extra }, 'build')) as Result;
 
 describe('cron-expression build', () => {
   it('builds from an object; unset fields are * and minute defaults to 0', async () => {
@@ -28,7 +31,7 @@ describe('cron-expression build', () => {
   it('round-trips: parsing the built expression gives the same fields', async () => {
     const fields = { minute: '5', hour: '4', dayOfMonth: '1-7', month: '*/3', dayOfWeek: '*' };
     const built = await build(fields);
-    const parsed = (await run({ expression: built.expression, from: FROM }, 'parse')) as Result;
+    const parsed = (await cron({ expression: built.expression, from: FROM }, 'parse')) as Result;
     expect(parsed.fields).toEqual(fields);
     expect(parsed.nextRuns).toEqual(built.nextRuns);
   });
@@ -51,16 +54,16 @@ describe('cron-expression build', () => {
     [{ minute: true }, 'must be a string, an integer or a list'],
     [{ hour: '1 2' }, 'hour field:'],
     [{ minutes: '0' }, "unknown key 'minutes'"],
-    [[1, 2], 'fields must be a JSON object'],
+    // A list is refused by the input schema; as JSON text it reaches the tool.
+    [[1, 2], 'fields must be object,string'],
+    ['[1, 2]', 'fields must be a JSON object'],
     ['not json', 'fields is not valid JSON'],
     [undefined, 'fields must be a JSON object'],
   ])('refuses %j with INVALID_INPUT', async (fields, message) => {
-    const err = await build(fields).catch((e: unknown) => e);
-    expect(err).toMatchObject({ name: 'ToolInputError', code: 'INVALID_INPUT' });
-    expect((err as Error).message).toContain(message);
+    await expectToolError(build(fields), 'INVALID_INPUT', message);
   });
 
   it('bounds the length of one field', async () => {
-    await expect(build({ minute: '0,'.repeat(150) })).rejects.toThrow(/longer than 200 characters/);
+    await expectToolError(build({ minute: '0,'.repeat(150) }), 'INVALID_INPUT', /longer than 200 characters/);
   });
 });

@@ -9,8 +9,6 @@ export const FIELD_NAMES = ['second', 'minute', 'hour', 'dayOfMonth', 'month', '
 export type FieldName = (typeof FIELD_NAMES)[number];
 export type CronFields = Partial<Record<FieldName, string>>;
 
-export const MAX_EXPRESSION_LENGTH = 256;
-
 /** The classic Vixie-cron macros, as 5-field expressions. */
 export const MACROS: Readonly<Record<string, string>> = {
   '@yearly': '0 0 1 1 *',

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { runTool } from '../_shared/test-helpers.js';
 import { describe as describeCron } from './describe.js';
 import run from './run.js';
+import def from './tool.js';
 
 describe('cron-expression description of the day fields', () => {
   it.each([
@@ -27,10 +29,8 @@ describe('cron-expression description of the day fields', () => {
   });
 
   it('parse mode reports the "or" and lists the Fridays of April (no day 31 exists)', async () => {
-    const r = (await run(
-      { expression: '0 0 31 4 5', from: '2026-01-01T00:00:00Z', count: 3 },
-      'parse',
-    )) as Record<string, unknown>;
+    const input = { expression: '0 0 31 4 5', from: '2026-01-01T00:00:00Z', count: 3 };
+    const r = (await runTool({ def, run }, input, 'parse')) as Record<string, unknown>;
     expect(r.description).toBe('At 12:00 AM, on day 31 of the month, or on Friday, only in April');
     expect(r.nextRuns).toEqual(['2026-04-03T00:00:00Z', '2026-04-10T00:00:00Z', '2026-04-17T00:00:00Z']);
   });

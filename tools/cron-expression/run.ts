@@ -1,6 +1,6 @@
 /** cron-expression: parse (explain + next runs) and build (fields → expression). */
 import type { ToolInput } from '../../src/shared/tool-def.js';
-import { ToolInputError, unsupported } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '../../src/shared/tool-error.js';
 import { joinFields, readBuildFields } from './build.js';
 import {
   type CronFields,
@@ -9,14 +9,11 @@ import {
   checkField,
   FIELD_NAMES,
   type FieldName,
-  MAX_EXPRESSION_LENGTH,
   type SplitExpression,
   splitExpression,
 } from './cron-fields.js';
 import { describe } from './describe.js';
-import { nextRuns, resolveCount, resolveFrom, resolveTimezone } from './schedule.js';
-
-const MODES = ['parse', 'build'];
+import { nextRuns, resolveFrom, resolveTimezone } from './schedule.js';
 
 interface Options {
   timezone: string;
@@ -43,21 +40,16 @@ function schedule(split: SplitExpression, opts: Options) {
   };
 }
 
-function readExpression(value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new ToolInputError('expression is required, e.g. "*/15 9-17 * * 1-5"');
-  }
-  if (value.length > MAX_EXPRESSION_LENGTH) {
-    throw new ToolInputError(
-      `expression is ${value.length} characters; the maximum is ${MAX_EXPRESSION_LENGTH}`,
-    );
-  }
-  return value.trim();
+/** The schema cannot require the expression (build mode goes without it), nor refuse a blank one. */
+function readExpression(value: string | undefined): string {
+  const expression = value?.trim();
+  if (!expression) throw new ToolInputError('expression is required, e.g. "*/15 9-17 * * 1-5"');
+  return expression;
 }
 
 /** A wrong expression is a result (`valid: false`, the faulty field named), not an error. */
 function parse(input: ToolInput, opts: Options) {
-  const expression = readExpression(input.expression);
+  const expression = readExpression(input.expression as string | undefined);
   let split: SplitExpression | null = null;
   try {
     split = splitExpression(expression);
@@ -93,12 +85,12 @@ function build(input: ToolInput, opts: Options) {
   return { valid: true, expression: split.expanded, ...schedule(split, opts) };
 }
 
+/** Input as the schema in tool.ts passed it: strings within their lengths, count in range, from a date-time. */
 export default async function run(input: ToolInput, mode: string) {
-  if (!MODES.includes(mode)) throw unsupported('mode', mode, MODES);
   const opts: Options = {
-    timezone: resolveTimezone(input.timezone),
-    count: resolveCount(input.count),
-    from: resolveFrom(input.from),
+    timezone: resolveTimezone(input.timezone as string | undefined),
+    count: input.count as number,
+    from: resolveFrom(input.from as string | undefined),
   };
   return mode === 'build' ? build(input, opts) : parse(input, opts);
 }

@@ -1,12 +1,28 @@
 import { describe, expect, it } from 'vitest';
+import { checkInput, expectToolError, toolRunner } from '../_shared/test-helpers.js';
+import run from './run.js';
 import { nextRuns, resolveFrom, SEARCH_BUDGET_MS } from './schedule.js';
+import def, { DEFAULT_COUNT, DEFAULT_TIMEZONE } from './tool.js';
+
+const parse = (input: Record<string, unknown>) => toolRunner(def, run)(input, 'parse');
+const DEFAULTS = { timezone: DEFAULT_TIMEZONE, count: DEFAULT_COUNT };
 
 describe('cron-expression schedule bounds', () => {
-  it('refuses a from date whose day does not exist instead of rolling it over', () => {
+  it('refuses a from date whose day does not exist instead of rolling it over', async () => {
+    // The input schema's date-time format refuses the day before any run.
     for (const from of ['2025-02-30T00:00:00Z', '2025-04-31T12:00:00+02:00', '2025-02-29T00:00:00Z']) {
-      expect(() => resolveFrom(from)).toThrow(/from must be an ISO 8601/);
+      await expectToolError(
+        parse({ expression: '* * * * *', from }),
+        'INVALID_INPUT',
+        'from must match format',
+      );
     }
-    expect(resolveFrom('2024-02-29T00:00:00Z').toISOString()).toBe('2024-02-29T00:00:00.000Z');
+    const leap = (await parse({ expression: '* * * * *', from: '2024-02-29T00:00:00Z' })) as { from: string };
+    expect(leap.from).toBe('2024-02-29T00:00:00.000Z');
+    expect(checkInput(def, { from: '0000-02-29T00:00:00Z' })).toEqual({
+      from: '0000-02-29T00:00:00Z',
+      ...DEFAULTS,
+    });
     expect(resolveFrom('0000-02-29T00:00:00Z').getUTCDate()).toBe(29);
   });
 

@@ -1,10 +1,8 @@
-/** Input bounds and the upcoming runs (zoned-runs) of a checked expression. */
+/** The time zone and start of the runs, and the upcoming runs (zoned-runs) of a checked expression. */
 import { ToolInputError } from '../../src/shared/tool-error.js';
+import { DEFAULT_TIMEZONE } from './tool.js';
 import { formatInZone } from './zone-clock.js';
 import { zonedRuns } from './zoned-runs.js';
-
-export const MAX_COUNT = 50;
-export const DEFAULT_COUNT = 5;
 /**
  * Search time for the next runs. A sparse schedule (the fifth Friday of February comes
  * once in 28 years) costs cron-parser tens of milliseconds per run: past this budget
@@ -13,11 +11,9 @@ export const DEFAULT_COUNT = 5;
 export const SEARCH_BUDGET_MS = 400;
 
 /** Canonical IANA name of a time zone (case-insensitive input), or INVALID_INPUT naming it. */
-export function resolveTimezone(value: unknown): string {
-  if (value === undefined || value === null || value === '') return 'UTC';
-  if (typeof value !== 'string' || value.length > 64) {
-    throw new ToolInputError('timezone must be an IANA time zone name such as Europe/Paris');
-  }
+export function resolveTimezone(value: string | undefined): string {
+  // An empty timezone (`?b=`) is text, so the schema's default does not fill it: it means the default.
+  if (!value) return DEFAULT_TIMEZONE;
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
   } catch {
@@ -25,32 +21,19 @@ export function resolveTimezone(value: unknown): string {
   }
 }
 
-export function resolveCount(value: unknown): number {
-  if (value === undefined || value === null || value === '') return DEFAULT_COUNT;
-  const n = typeof value === 'string' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_COUNT) {
-    throw new ToolInputError(`count must be an integer from 0 to ${MAX_COUNT}; got ${String(value)}`);
-  }
-  return n;
-}
-
-/** Date rolls 2025-02-30 over to 2 March silently: the day must exist in its month. */
-function dayExists(value: unknown): boolean {
-  const [y, m, d] = String(value).slice(0, 10).split('-').map(Number) as [number, number, number];
-  const last = new Date(0);
-  last.setUTCFullYear(y, m, 0); // day 0 of the next month; setUTCFullYear keeps years 0-99 as given
-  return d >= 1 && d <= last.getUTCDate();
-}
-
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 
-/** Start instant of nextRuns: an ISO 8601 date-time with Z or an offset; default now. */
-export function resolveFrom(value: unknown, now: () => Date = () => new Date()): Date {
-  if (value === undefined || value === null || value === '') return now();
-  const date = typeof value === 'string' && ISO_INSTANT.test(value) ? new Date(value) : null;
-  if (date === null || Number.isNaN(date.getTime()) || date.getUTCFullYear() > 9999 || !dayExists(value)) {
+/**
+ * Start instant of nextRuns; default now. The schema's `date-time` format has checked the
+ * date (the day exists in its month, a 4-digit year); this is the stricter form Date reads
+ * the same way everywhere: a `T`, seconds to at most nanoseconds, Z or a ±hh:mm offset.
+ */
+export function resolveFrom(value: string | undefined, now: () => Date = () => new Date()): Date {
+  if (value === undefined) return now();
+  const date = ISO_INSTANT.test(value) ? new Date(value) : null;
+  if (date === null || Number.isNaN(date.getTime())) {
     throw new ToolInputError(
-      `from must be an ISO 8601 date-time with Z or an offset, e.g. 2025-03-08T12:00:00Z; got ${String(value)}`,
+      `from must be an ISO 8601 date-time with Z or an offset, e.g. 2025-03-08T12:00:00Z; got ${value}`,
     );
   }
   return date;

@@ -1,5 +1,56 @@
 import { defineTool } from '../../src/shared/tool-def.js';
 
+/** The contract run.ts relies on; the input schema below enforces it before a run. */
+export const MODES = ['parse', 'build'] as const;
+export const MAX_EXPRESSION_CHARS = 256;
+export const MAX_FIELDS_CHARS = 2048;
+export const MAX_TIMEZONE_CHARS = 64;
+export const DEFAULT_TIMEZONE = 'UTC';
+export const MAX_COUNT = 50;
+export const DEFAULT_COUNT = 5;
+
+/** Cron field names in cron order (cron-fields.ts FIELD_NAMES; test/output-schemas.test.ts checks they agree). */
+const FIELD_NAMES = ['second', 'minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek'];
+
+/**
+ * The result of both modes (MCP outputSchema). A wrong expression in parse mode is a result:
+ * valid false with error and field. Times are ISO 8601, but years past 9999 are written
+ * +YYYYYY, so no date-time format is declared.
+ */
+const OUTPUT = {
+  type: 'object',
+  properties: {
+    valid: {
+      type: 'boolean',
+      description: 'false: the expression is wrong (parse mode); see error and field',
+    },
+    expression: { type: 'string', description: 'The expression (macro as given; build: the one built)' },
+    macro: { type: ['string', 'null'], description: 'parse: the @macro used, lower-cased, or null' },
+    error: { type: 'string', description: 'valid false: what is wrong' },
+    field: { enum: [...FIELD_NAMES, null], description: 'valid false: the faulty field, or null' },
+    description: { type: ['string', 'null'], description: 'Plain-English description; null when invalid' },
+    fields: {
+      type: ['object', 'null'],
+      description:
+        'The expression split into named fields (second only with 6 fields); null when unsplittable',
+      properties: Object.fromEntries(FIELD_NAMES.map((f) => [f, { type: 'string' }])),
+      additionalProperties: false,
+    },
+    hasSeconds: { type: 'boolean', description: 'valid: true for a 6-field expression' },
+    timezone: { type: 'string', description: 'valid: IANA time zone of nextRuns' },
+    from: { type: 'string', description: 'valid: instant after which nextRuns start (ISO 8601, UTC)' },
+    nextRuns: {
+      type: 'array',
+      maxItems: MAX_COUNT,
+      items: { type: 'string' },
+      description: 'Next run times, ISO 8601 with the zone offset; empty when invalid',
+    },
+    note: { type: 'string', description: 'Why fewer runs than asked are listed, when so' },
+  },
+  required: ['valid', 'expression', 'description', 'fields', 'nextRuns'],
+  additionalProperties: false,
+};
+
 export default defineTool({
   id: 'cron-expression',
   name: 'Cron Expression Parser & Builder',
@@ -11,7 +62,7 @@ export default defineTool({
   tags: ['scheduling', 'cron', 'time'],
   riskClass: 'L',
   policy: { limit: 120, burst: 30, windowSec: 60, inputMaxBytes: 4096, timeoutMs: 1000 },
-  modes: ['parse', 'build'],
+  modes: [...MODES],
   modeField: null,
   // `from` defaults to now, so the next runs move with the clock.
   volatileResultFields: ['from', 'nextRuns'],
@@ -23,22 +74,28 @@ export default defineTool({
       expression: {
         type: 'string',
         minLength: 1,
-        maxLength: 256,
+        maxLength: MAX_EXPRESSION_CHARS,
         description: 'Cron expression: 5 fields, 6 fields (seconds first) or a macro such as @daily',
       },
       fields: {
         type: ['object', 'string'],
-        maxLength: 2048,
+        maxLength: MAX_FIELDS_CHARS,
         description:
           'JSON object of cron fields: second, minute, hour, dayOfMonth, month, dayOfWeek (strings, integers or lists)',
       },
       timezone: {
         type: 'string',
-        maxLength: 64,
-        default: 'UTC',
+        maxLength: MAX_TIMEZONE_CHARS,
+        default: DEFAULT_TIMEZONE,
         description: 'IANA time zone of the next runs, e.g. Europe/Paris',
       },
-      count: { type: 'integer', minimum: 0, maximum: 50, default: 5, description: 'Number of next runs' },
+      count: {
+        type: 'integer',
+        minimum: 0,
+        maximum: MAX_COUNT,
+        default: DEFAULT_COUNT,
+        description: 'Number of next runs',
+      },
       from: {
         type: 'string',
         format: 'date-time',
@@ -48,6 +105,7 @@ export default defineTool({
     },
     additionalProperties: false,
   },
+  output: OUTPUT,
   semanticFields: {
     expression:
       'Parse mode: the cron expression. 5 fields (minute hour dayOfMonth month dayOfWeek), 6 fields (second first), or @yearly @annually @monthly @weekly @daily @midnight @hourly. Names (JAN, MON), ranges, lists, steps, ?, L and n#k are accepted; H and W are not',
@@ -55,7 +113,7 @@ export default defineTool({
       'Build mode: JSON object with any of second, minute, hour, dayOfMonth, month, dayOfWeek; each a cron field text, an integer or a list. Unset fields are "*" except minute, which defaults to "0"; second only when given',
     timezone:
       'IANA time zone (default UTC) in which nextRuns are computed and written, with their UTC offset',
-    count: 'How many next runs to list, 0 to 50 (default 5)',
+    count: `How many next runs to list, 0 to ${MAX_COUNT} (default ${DEFAULT_COUNT})`,
     from: 'ISO 8601 instant after which nextRuns start (exclusive); default the current time. Set it for reproducible results',
   },
   endpoints: [

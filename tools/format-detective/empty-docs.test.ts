@@ -1,27 +1,23 @@
 /**
  * A document that holds no data is still a document: a TOML text of comments or empty
  * tables, an INI text of comments, a YAML stream of comments or empty documents. They are
- * read as their parsers read them ({}, null...). Only a text with nothing in it (zero length,
- * whitespace, a lone BOM) is "input is empty".
+ * read as their parsers read them ({}, null...). Only a text with nothing in it (whitespace,
+ * a lone BOM) is "input is empty"; a zero-length one is refused by the input schema.
  */
 import { describe, expect, it } from 'vitest';
-import run from './run.js';
-import { convert, failure } from './test-helpers.js';
+import { expectToolError } from '../_shared/test-helpers.js';
+import { convert, detect } from './test-helpers.js';
 
-interface Detected {
-  format: string | null;
-  candidates: { format: string; confidence: number }[];
-}
-const detect = async (input: string) => (await run({ input }, 'detect')) as Detected;
 const formats = async (input: string) => (await detect(input)).candidates.map((c) => c.format);
 const read = async (input: string, from: string) => JSON.parse((await convert(input, 'json', from)).output);
 
 describe('format-detective empty documents', () => {
   it('refuses a text with nothing in it, whatever the format', async () => {
     for (const input of ['', ' ', '\n\n', ' \t\r\n', '\uFEFF', '\uFEFF \n']) {
-      expect((await failure(detect(input))).message).toBe('input is empty');
+      const message = input === '' ? /^input must NOT have fewer than 1 characters$/ : /^input is empty$/;
+      await expectToolError(detect(input), 'INVALID_INPUT', message);
       for (const from of [undefined, 'toml', 'yaml', 'ini', 'json']) {
-        expect((await failure(convert(input, 'json', from))).message).toBe('input is empty');
+        await expectToolError(convert(input, 'json', from), 'INVALID_INPUT', message);
       }
     }
   });
@@ -34,7 +30,7 @@ describe('format-detective empty documents', () => {
       expect([auto.from, JSON.parse(auto.output)]).toEqual(['yaml', text]);
     }
     // Nor is it blank in NDJSON, whose lines are JSON texts (it was an empty array at 0.95).
-    expect((await failure(convert('{"a":1}\n\u00a0\n', 'json', 'ndjson'))).message).toMatch(/line 2/);
+    await expectToolError(convert('{"a":1}\n\u00a0\n', 'json', 'ndjson'), 'INVALID_INPUT', /line 2/);
     expect(await formats('\u00a0')).not.toContain('ndjson');
   });
 

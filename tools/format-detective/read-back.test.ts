@@ -3,9 +3,10 @@
  * at all) without a word: each is now refused, or named in a warning by the read-back check.
  */
 import { describe, expect, it } from 'vitest';
+import { expectToolError } from '../_shared/test-helpers.js';
 import { decode } from './codec.js';
 import { differences } from './read-back.js';
-import { convert, failure } from './test-helpers.js';
+import { convert } from './test-helpers.js';
 
 const json = (value: unknown) => JSON.stringify(value);
 
@@ -17,10 +18,13 @@ describe('format-detective refuses output that would be broken', () => {
       ['a\ud800', 'D800'],
       ['\uffff', 'FFFF'],
     ]) {
-      const err = await failure(convert(json({ r: { a: text } }), 'xml', 'json'));
+      const err = await expectToolError(convert(json({ r: { a: text } }), 'xml', 'json'), 'INVALID_INPUT');
       expect(err.message).toBe(`the text at /r/a holds U+${code}, which XML 1.0 cannot represent`);
     }
-    const attr = await failure(convert(json({ r: { '@b': 'x\u0000' } }), 'xml', 'json'));
+    const attr = await expectToolError(
+      convert(json({ r: { '@b': 'x\u0000' } }), 'xml', 'json'),
+      'INVALID_INPUT',
+    );
     expect(attr.message).toMatch(/^the text at \/r\/@b holds U\+0000/);
     // Tabs, newlines, CR and paired surrogates (emoji) are fine.
     const ok = await convert(json({ r: { a: 'tab\there\r\nline 😀' } }), 'xml', 'json');
@@ -28,7 +32,10 @@ describe('format-detective refuses output that would be broken', () => {
   });
 
   it('refuses element names the XML reader rejects', async () => {
-    const err = await failure(convert(json({ r: { constructor: 1 } }), 'xml', 'json'));
+    const err = await expectToolError(
+      convert(json({ r: { constructor: 1 } }), 'xml', 'json'),
+      'INVALID_INPUT',
+    );
     expect(err.message).toMatch(/^the key "constructor" at \/r\/constructor cannot be an XML element/);
     // As an attribute it is fine.
     expect((await convert(json({ r: { '@constructor': 1 } }), 'xml', 'json')).warnings).toEqual([]);
@@ -42,7 +49,7 @@ describe('format-detective refuses output that would be broken', () => {
       [JSON.parse('{"__proto__": {"k": 1}}'), /INI readers drop the name __proto__/],
     ];
     for (const [data, message] of cases) {
-      expect((await failure(convert(json(data), 'ini', 'json'))).message).toMatch(message);
+      await expectToolError(convert(json(data), 'ini', 'json'), 'INVALID_INPUT', message);
     }
   });
 });
@@ -100,7 +107,7 @@ describe('format-detective names what does not read back', () => {
 
 describe('format-detective and lone surrogates', () => {
   it('refuses a TOML key with a lone surrogate (was an internal error)', async () => {
-    const err = await failure(convert('{"a": {"\\udc00x": 1}}', 'toml', 'json'));
+    const err = await expectToolError(convert('{"a": {"\\udc00x": 1}}', 'toml', 'json'), 'INVALID_INPUT');
     expect(err.message).toBe('the data cannot be written as TOML: key contains illegal lone surrogates');
   });
 });

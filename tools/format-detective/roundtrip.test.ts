@@ -3,8 +3,9 @@
  * A → B → A must give back the same data (compared after parsing, so layout may differ).
  */
 import { describe, expect, it } from 'vitest';
+import { expectToolError } from '../_shared/test-helpers.js';
 import { decode } from './codec.js';
-import { convert, failure } from './test-helpers.js';
+import { convert } from './test-helpers.js';
 import type { Format } from './tool.js';
 
 /** Arrays of flat records: what CSV, TSV and NDJSON share with JSON and YAML. */
@@ -92,9 +93,7 @@ describe('format-detective refuses conversions the target cannot hold', () => {
   ];
   for (const [input, from, to, message] of cases) {
     it(`${from} → ${to}: ${input.slice(0, 24)}`, async () => {
-      const err = await failure(convert(input, to, from));
-      expect(err.code).toBe('INVALID_INPUT');
-      expect(err.message).toMatch(message);
+      await expectToolError(convert(input, to, from), 'INVALID_INPUT', message);
     });
   }
 });

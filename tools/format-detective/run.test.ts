@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import run from './run.js';
-import { convert, failure } from './test-helpers.js';
-import { FORMATS } from './tool.js';
-
-interface Detected {
-  format: string | null;
-  confidence: number;
-  candidates: { format: string; confidence: number }[];
-}
-const detect = async (input: unknown) => (await run({ input }, 'detect')) as Detected;
+import { expectToolError } from '../_shared/test-helpers.js';
+import { convert, detect, formatDetective } from './test-helpers.js';
+import { FORMATS, MAX_INPUT_BYTES } from './tool.js';
 
 const SAMPLES: Record<string, string> = {
   json: '{\n  "name": "Ada",\n  "langs": ["en", "fr"]\n}',
@@ -88,46 +81,55 @@ describe('format-detective detect', () => {
 
 describe('format-detective input errors', () => {
   it('refuses empty, non-string and oversized input', async () => {
-    expect((await failure(detect('  \n'))).code).toBe('INVALID_INPUT');
-    expect((await failure(detect(42))).message).toMatch(/string/);
-    expect((await failure(detect('a'.repeat(524_289)))).message).toMatch(/larger than/);
+    await expectToolError(detect('  \n'), 'INVALID_INPUT', 'input is empty');
+    // (A number is no wrong type: the schema reads 42 as the text "42".)
+    await expectToolError(detect([42]), 'INVALID_INPUT', /string/);
+    // The schema bounds the characters; the tool bounds the UTF-8 bytes of multi-byte text.
+    const tooLong = 'a'.repeat(MAX_INPUT_BYTES + 1);
+    await expectToolError(
+      detect(tooLong),
+      'INVALID_INPUT',
+      `input must NOT have more than ${MAX_INPUT_BYTES} characters`,
+    );
+    await expectToolError(detect('é'.repeat(300_000)), 'INVALID_INPUT', /larger than/);
   });
 
   it('refuses an unknown mode', async () => {
-    const err = await failure(Promise.resolve().then(() => run({ input: 'x' }, 'explain')));
-    expect(err.code).toBe('UNSUPPORTED_OPTION');
-    expect(err.message).toContain('detect, convert');
+    await expectToolError(
+      formatDetective({ input: 'x' }, 'explain'),
+      'UNSUPPORTED_OPTION',
+      'detect, convert',
+    );
   });
 
   it('refuses unknown formats with UNSUPPORTED_OPTION listing the formats', async () => {
-    const to = await failure(convert('{}', 'xlsx'));
-    expect(to.code).toBe('UNSUPPORTED_OPTION');
-    expect(to.message).toContain(FORMATS.join(', '));
-    const from = await failure(convert('{}', 'json', 'JSON5'));
-    expect(from.code).toBe('UNSUPPORTED_OPTION');
-    expect(from.message).toMatch(/source format 'JSON5'/);
+    await expectToolError(
+      convert('{}', 'xlsx'),
+      'UNSUPPORTED_OPTION',
+      `to is not supported; supported: ${FORMATS.join(', ')}`,
+    );
+    await expectToolError(convert('{}', 'json', 'JSON5'), 'UNSUPPORTED_OPTION', /^from is not supported/);
   });
 
   it('requires `to` in convert mode', async () => {
-    const err = await failure(convert('{"a":1}'));
-    expect(err.code).toBe('INVALID_INPUT');
-    expect(err.message).toMatch(/^to /);
+    await expectToolError(convert('{"a":1}'), 'INVALID_INPUT', /^to /);
   });
 
   it('reports a text that does not match the given `from`', async () => {
-    const err = await failure(convert('a: 1', 'yaml', 'json'));
-    expect(err.code).toBe('INVALID_INPUT');
-    expect(err.message).toMatch(/not valid JSON/);
-    expect((await failure(convert('a,b\n1,2,3\n', 'json', 'csv'))).message).toMatch(/row 2 has 3 fields/);
-    expect((await failure(convert('a,a\n1,2\n', 'json', 'csv'))).message).toMatch(/"a" twice/);
-    expect((await failure(convert('<a><b></a>', 'json', 'xml'))).message).toMatch(/not valid XML/);
-    expect((await failure(convert('x = [', 'json', 'toml'))).message).toMatch(/not valid TOML/);
-    expect((await failure(convert('{"a":1}\nnope\n', 'json', 'ndjson'))).message).toMatch(/line 2/);
+    await expectToolError(convert('a: 1', 'yaml', 'json'), 'INVALID_INPUT', /not valid JSON/);
+    await expectToolError(convert('a,b\n1,2,3\n', 'json', 'csv'), 'INVALID_INPUT', /row 2 has 3 fields/);
+    await expectToolError(convert('a,a\n1,2\n', 'json', 'csv'), 'INVALID_INPUT', /"a" twice/);
+    await expectToolError(convert('<a><b></a>', 'json', 'xml'), 'INVALID_INPUT', /not valid XML/);
+    await expectToolError(convert('x = [', 'json', 'toml'), 'INVALID_INPUT', /not valid TOML/);
+    await expectToolError(convert('{"a":1}\nnope\n', 'json', 'ndjson'), 'INVALID_INPUT', /line 2/);
   });
 
   it('refuses YAML with a duplicate key, and reads large mappings', async () => {
-    const err = await failure(convert('a: 1\nb: 2\na: 3\n', 'json', 'yaml'));
-    expect(err.message).toMatch(/"a" appears twice/);
+    await expectToolError(
+      convert('a: 1\nb: 2\na: 3\n', 'json', 'yaml'),
+      'INVALID_INPUT',
+      /"a" appears twice/,
+    );
     const big = Array.from({ length: 30_000 }, (_, i) => `key${i}: ${i}`).join('\n');
     const result = await convert(big, 'json');
     expect(result.from).toBe('yaml');
@@ -135,6 +137,6 @@ describe('format-detective input errors', () => {
   });
 
   it('refuses YAML values JSON cannot hold', async () => {
-    expect((await failure(convert('a: .inf', 'json', 'yaml'))).message).toMatch(/\/a is Infinity/);
+    await expectToolError(convert('a: .inf', 'json', 'yaml'), 'INVALID_INPUT', /\/a is Infinity/);
   });
 });

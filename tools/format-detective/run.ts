@@ -1,14 +1,12 @@
 import type { Document } from 'yaml';
 import type { ToolInput } from '../../src/shared/tool-def.js';
-import { ToolInputError, unsupported } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '../../src/shared/tool-error.js';
 import { decode, encode } from './codec.js';
 import { detect } from './detect.js';
-import { FORMATS, type Format, MODES } from './tool.js';
+import { FORMATS, type Format, MAX_INPUT_BYTES } from './tool.js';
 
-export const MAX_INPUT_BYTES = 524288;
-
-function readText(value: unknown): string {
-  if (typeof value !== 'string') throw new ToolInputError('input must be a string');
+function readText(value: string): string {
+  // Characters are the schema's; multi-byte ones can still make the text too large.
   if (Buffer.byteLength(value, 'utf8') > MAX_INPUT_BYTES) {
     throw new ToolInputError(`input is larger than ${MAX_INPUT_BYTES} bytes`);
   }
@@ -20,25 +18,18 @@ function readText(value: unknown): string {
   return text;
 }
 
-function readFormat(value: unknown, field: 'to' | 'from'): Format | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string' || !(FORMATS as readonly string[]).includes(value)) {
-    throw unsupported(field === 'to' ? 'target format' : 'source format', value, FORMATS);
-  }
-  return value as Format;
-}
-
 function detectMode(text: string) {
   const { candidates } = detect(text);
   const best = candidates[0];
   return { format: best?.format ?? null, confidence: best?.confidence ?? 0, candidates };
 }
 
-function convertMode(text: string, toValue: unknown, fromValue: unknown) {
-  const to = readFormat(toValue, 'to');
+/** `to` and `from` are formats of the schema's enum, or absent. */
+function convertMode(text: string, to: Format | undefined, given: Format | undefined) {
+  // The schema cannot require `to`: detect mode goes without it.
   if (!to)
     throw new ToolInputError(`to (the target format) is required to convert; one of: ${FORMATS.join(', ')}`);
-  let from = readFormat(fromValue, 'from');
+  let from = given;
   const detected = from === undefined;
   let confidence: number | undefined;
   let yamlDocuments: Document[] | undefined;
@@ -64,8 +55,10 @@ function convertMode(text: string, toValue: unknown, fromValue: unknown) {
   };
 }
 
+/** Input as the schema in tool.ts passed it: a non-empty string within its length, known formats. */
 export default async function run(input: ToolInput, mode: string) {
-  if (!MODES.includes(mode)) throw unsupported('mode', mode, MODES);
-  const text = readText(input.input);
-  return mode === 'detect' ? detectMode(text) : convertMode(text, input.to, input.from);
+  const text = readText(input.input as string);
+  if (mode === 'convert')
+    return convertMode(text, input.to as Format | undefined, input.from as Format | undefined);
+  return detectMode(text);
 }

@@ -1,7 +1,7 @@
 /** Hostile inputs are refused quickly with INVALID_INPUT, never expanded or recursed into. */
 import { describe, expect, it } from 'vitest';
-import run from './run.js';
-import { convert, failure } from './test-helpers.js';
+import { expectToolError } from '../_shared/test-helpers.js';
+import { convert, detect } from './test-helpers.js';
 
 function aliasBomb(): string {
   const names = 'abcdefghi';
@@ -17,14 +17,11 @@ function aliasBomb(): string {
 describe('format-detective safety', () => {
   // The refusal names the bound that stops the expansion (speed is measured by benchmarks).
   it('refuses a YAML alias bomb', async () => {
-    const err = await failure(convert(aliasBomb(), 'json'));
-    expect(err.code).toBe('INVALID_INPUT');
-    expect(err.message).toMatch(/aliases expand too much/);
+    await expectToolError(convert(aliasBomb(), 'json'), 'INVALID_INPUT', /aliases expand too much/);
   });
 
   it('still detects an alias bomb as YAML without expanding it', async () => {
-    const result = (await run({ input: aliasBomb() }, 'detect')) as { format: string };
-    expect(result.format).toBe('yaml');
+    expect((await detect(aliasBomb())).format).toBe('yaml');
   });
 
   it('expands a few ordinary YAML aliases', async () => {
@@ -42,8 +39,11 @@ describe('format-detective safety', () => {
 
   it('refuses external entities', async () => {
     const xml = '<!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><r>&x;</r>';
-    const err = await failure(convert(xml, 'json', 'xml'));
-    expect(err.message).toMatch(/External entities are not supported/);
+    await expectToolError(
+      convert(xml, 'json', 'xml'),
+      'INVALID_INPUT',
+      /External entities are not supported/,
+    );
   });
 
   it('still decodes the predefined entities and character references', async () => {
@@ -63,7 +63,7 @@ describe('format-detective safety', () => {
       [`${'<a>'.repeat(500)}${'</a>'.repeat(500)}`, 'xml'],
     ];
     for (const [input, from] of cases) {
-      const err = await failure(convert(input, 'json', from));
+      const err = await expectToolError(convert(input, 'json', from), 'INVALID_INPUT');
       expect([from, err.code]).toEqual([from, 'INVALID_INPUT']);
       expect(err.message).toMatch(/nest|depth|Maximum/i);
     }
@@ -76,7 +76,6 @@ describe('format-detective safety', () => {
 
   it('refuses a CSV with too many columns', async () => {
     const rows = Array.from({ length: 1500 }, (_, i) => ({ [`k${i}`]: i }));
-    const err = await failure(convert(JSON.stringify(rows), 'csv'));
-    expect(err.message).toMatch(/over 1000 columns/);
+    await expectToolError(convert(JSON.stringify(rows), 'csv'), 'INVALID_INPUT', /over 1000 columns/);
   });
 });

@@ -1,6 +1,7 @@
-/** Shared helpers of this tool's tests (no vitest import: the build compiles this file too). */
-import { ToolInputError } from '../../src/shared/tool-error.js';
+/** Shared helpers of this tool's tests. */
+import { toolRunner } from '../_shared/test-helpers.js';
 import run from './run.js';
+import tool from './tool.js';
 
 export interface Converted {
   from: string;
@@ -11,15 +12,15 @@ export interface Converted {
   warnings: string[];
 }
 
-export const convert = async (input: string, to?: string, from?: string): Promise<Converted> =>
-  (await run({ input, to, from }, 'convert')) as Converted;
-
-/** Resolves to the ToolInputError a call rejects with (fails the test if it resolves). */
-export async function failure(promise: Promise<unknown>): Promise<ToolInputError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (err instanceof ToolInputError) return err;
-  throw new Error(`expected a ToolInputError, got ${err === undefined ? 'a result' : String(err)}`);
+export interface Detected {
+  format: string | null;
+  confidence: number;
+  candidates: { format: string; confidence: number }[];
 }
+
+/** The tool as the service runs it: input through its schema first. */
+export const formatDetective = toolRunner(tool, run);
+export const convert = async (input: string, to?: string, from?: string): Promise<Converted> =>
+  (await formatDetective({ input, to, from }, 'convert')) as Converted;
+export const detect = async (input: unknown): Promise<Detected> =>
+  (await formatDetective({ input }, 'detect')) as Detected;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { expectToolError } from '../_shared/test-helpers.js';
 import { parseYamlFailFast, YamlSyntaxError } from '../_shared/yaml-fail-fast.js';
-import run from './run.js';
-import { convert, failure } from './test-helpers.js';
+import { convert, detect } from './test-helpers.js';
 
 const OPTIONS = { schema: 'core' as const, logLevel: 'silent' as const };
 
@@ -31,17 +31,17 @@ describe('format-detective on large texts that are not YAML', () => {
   ];
   for (const [name, text, format] of cases) {
     it(`detects ${name} at 512 KiB`, async () => {
-      const result = (await run({ input: text }, 'detect')) as {
-        format: string;
-        candidates: { format: string }[];
-      };
+      const result = await detect(text);
       if (format === 'text') expect(result.candidates.map((c) => c.format)).not.toContain('yaml');
       else expect(result.format).toBe(format);
     });
   }
 
   it('still reports where YAML given as `from` breaks', async () => {
-    const err = await failure(convert('a: 1\nb\n', 'json', 'yaml'));
-    expect(err.message).toMatch(/^input is not valid YAML: .* at line 2, column \d+$/);
+    await expectToolError(
+      convert('a: 1\nb\n', 'json', 'yaml'),
+      'INVALID_INPUT',
+      /^input is not valid YAML: .* at line 2, column \d+$/,
+    );
   });
 });

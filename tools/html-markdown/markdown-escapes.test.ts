@@ -1,11 +1,9 @@
 import { Marked } from 'marked';
 import { describe, expect, it } from 'vitest';
-import run from './run.js';
-import { unsafeParts } from './test-helpers.js';
+import { toMd, unsafeParts } from './test-helpers.js';
 
 /** A plain GFM renderer without any sanitizing, as a careless consumer of the Markdown would use. */
 const rawMarked = new Marked({ gfm: true });
-const toMd = async (html: string) => (await run({ input: html }, 'html-to-markdown')).output;
 const IMG = '&lt;img src=x onerror=alert(1)&gt;';
 
 /** HTML whose Markdown, rendered raw, gave a script link or an event handler before the fix. */

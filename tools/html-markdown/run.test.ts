@@ -1,21 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ToolInputError } from '../../src/shared/tool-error.js';
-import run from './run.js';
+import { expectToolError } from '../_shared/test-helpers.js';
 import { MAX_DEPTH, MAX_ROW_CELLS } from './sanitize.js';
+import { htmlMarkdown, toHtml, toMd } from './test-helpers.js';
 import { MAX_INPUT_CHARS } from './tool.js';
-
-const toMd = async (input: unknown) => (await run({ input }, 'html-to-markdown')).output;
-const toHtml = async (input: unknown) => (await run({ input }, 'markdown-to-html')).output;
-
-async function expectError(promise: Promise<unknown>, code: string, text?: string) {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ToolInputError);
-  expect((err as ToolInputError).code).toBe(code);
-  if (text) expect((err as Error).message).toContain(text);
-}
 
 describe('html-to-markdown', () => {
   it('converts headings, emphasis, links and images', async () => {
@@ -93,11 +80,11 @@ describe('html-to-markdown', () => {
 
   it(`refuses nesting deeper than ${MAX_DEPTH} and table rows wider than ${MAX_ROW_CELLS} cells`, async () => {
     expect(await toMd(`${'<div>'.repeat(MAX_DEPTH - 1)}deep`)).toBe('deep');
-    await expectError(toMd(`${'<div>'.repeat(MAX_DEPTH + 1)}deep`), 'INVALID_INPUT', 'levels deep');
-    await expectError(toMd(`${'<b>'.repeat(5000)}x`), 'INVALID_INPUT', 'levels deep');
+    await expectToolError(toMd(`${'<div>'.repeat(MAX_DEPTH + 1)}deep`), 'INVALID_INPUT', 'levels deep');
+    await expectToolError(toMd(`${'<b>'.repeat(5000)}x`), 'INVALID_INPUT', 'levels deep');
     const row = (n: number) => `<table><tr>${'<td>x</td>'.repeat(n)}</tr></table>`;
     expect((await toMd(row(MAX_ROW_CELLS))).split('|').length).toBeGreaterThan(MAX_ROW_CELLS);
-    await expectError(toMd(row(MAX_ROW_CELLS + 1)), 'INVALID_INPUT', 'cells');
+    await expectToolError(toMd(row(MAX_ROW_CELLS + 1)), 'INVALID_INPUT', 'cells');
   });
 });
 
@@ -142,7 +129,7 @@ describe('markdown-to-html', () => {
   });
 
   it('refuses Markdown nested too deeply', async () => {
-    await expectError(toHtml('>'.repeat(MAX_DEPTH + 10)), 'INVALID_INPUT');
+    await expectToolError(toHtml('>'.repeat(MAX_DEPTH + 10)), 'INVALID_INPUT');
   });
 
   it('gives empty output for empty input', async () => {
@@ -154,24 +141,29 @@ describe('run', () => {
   it('handles input near the size limit in both directions', async () => {
     const unit = '<p>Hello <b>world</b> &amp; <a href="https://e.com/">more</a></p>\n';
     const html = unit.repeat(Math.floor(MAX_INPUT_CHARS / unit.length));
-    const r = await run({ input: html }, 'html-to-markdown');
+    const r = await htmlMarkdown({ input: html }, 'html-to-markdown');
     expect(r.stats.inputChars).toBe(html.length);
     expect(r.output.split('\n\n')).toHaveLength(Math.floor(MAX_INPUT_CHARS / unit.length));
     const md = 'Hello **world** & [more](https://e.com/)\n\n'.repeat(12000);
-    const back = await run({ input: md }, 'markdown-to-html');
+    const back = await htmlMarkdown({ input: md }, 'markdown-to-html');
     expect(back.output.match(/<p>/g)).toHaveLength(12000);
   });
 
   it('refuses input over the limit, non-strings and unknown modes', async () => {
-    await expectError(toMd('x'.repeat(MAX_INPUT_CHARS + 1)), 'INVALID_INPUT', String(MAX_INPUT_CHARS));
-    await expectError(toMd(42), 'INVALID_INPUT', 'string');
-    await expectError(toHtml(undefined), 'INVALID_INPUT');
-    await expectError(run({ input: 'x' }, 'md-to-pdf'), 'UNSUPPORTED_OPTION', 'markdown-to-html');
+    await expectToolError(toMd('x'.repeat(MAX_INPUT_CHARS + 1)), 'INVALID_INPUT', String(MAX_INPUT_CHARS));
+    // (A number is no wrong type: the schema reads 42 as the text "42".)
+    await expectToolError(toMd([42]), 'INVALID_INPUT', 'input must be string');
+    await expectToolError(toHtml(undefined), 'INVALID_INPUT', 'input is required');
+    await expectToolError(
+      htmlMarkdown({ input: 'x' }, 'md-to-pdf'),
+      'UNSUPPORTED_OPTION',
+      'markdown-to-html',
+    );
   });
 
   it('is deterministic and reports lengths', async () => {
-    const a = await run({ input: '<p>x</p>' }, 'html-to-markdown');
+    const a = await htmlMarkdown({ input: '<p>x</p>' }, 'html-to-markdown');
     expect(a).toEqual({ mode: 'html-to-markdown', output: 'x', stats: { inputChars: 8, outputChars: 1 } });
-    expect(await run({ input: '<p>x</p>' }, 'html-to-markdown')).toEqual(a);
+    expect(await htmlMarkdown({ input: '<p>x</p>' }, 'html-to-markdown')).toEqual(a);
   });
 });

@@ -1,8 +1,6 @@
 import type { ToolInput } from '../../src/shared/tool-def.js';
-import { ToolInputError, unsupported } from '../../src/shared/tool-error.js';
 import { markdownToHtml } from './to-html.js';
 import { htmlToMarkdown } from './to-markdown.js';
-import { MAX_INPUT_CHARS, MODES } from './tool.js';
 
 export interface HtmlMarkdownResult {
   mode: string;
@@ -10,12 +8,9 @@ export interface HtmlMarkdownResult {
   stats: { inputChars: number; outputChars: number };
 }
 
+/** Input as the schema in tool.ts passed it: a string of at most MAX_INPUT_CHARS characters. */
 export default async function run(input: ToolInput, mode: string): Promise<HtmlMarkdownResult> {
-  if (!MODES.includes(mode)) throw unsupported('mode', mode, MODES);
-  const text = input.input;
-  if (typeof text !== 'string') throw new ToolInputError('input must be a string of HTML or Markdown');
-  if (text.length > MAX_INPUT_CHARS)
-    throw new ToolInputError(`input is longer than ${MAX_INPUT_CHARS} characters`);
+  const text = input.input as string;
   const output = mode === 'html-to-markdown' ? htmlToMarkdown(text) : markdownToHtml(text);
   return { mode, output, stats: { inputChars: text.length, outputChars: output.length } };
 }

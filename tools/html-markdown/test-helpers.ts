@@ -1,9 +1,17 @@
 /**
- * Test oracle shared by the XSS tests: parses HTML with htmlparser2 (entities decoded, as
- * a browser does) and lists what makes it unsafe to embed.
+ * Shared by this tool's tests: the tool as the service runs it (input through its schema
+ * first), and the XSS oracle, which parses HTML with htmlparser2 (entities decoded, as a
+ * browser does) and lists what makes it unsafe to embed.
  */
 import { decodeHTML } from 'entities';
 import { Parser } from 'htmlparser2';
+import { toolRunner } from '../_shared/test-helpers.js';
+import run from './run.js';
+import tool from './tool.js';
+
+export const htmlMarkdown = toolRunner(tool, run);
+export const toMd = async (input: unknown) => (await htmlMarkdown({ input }, 'html-to-markdown')).output;
+export const toHtml = async (input: unknown) => (await htmlMarkdown({ input }, 'markdown-to-html')).output;
 
 /** Elements that must never appear in output meant to be embedded. */
 const FORBIDDEN = new Set([

@@ -1,8 +1,32 @@
 import { defineTool } from '../../src/shared/tool-def.js';
 
-export const MODES = ['html-to-markdown', 'markdown-to-html'];
+export const MODES = ['html-to-markdown', 'markdown-to-html'] as const;
 /** inputMaxBytes of the policy; a character is at least one UTF-8 byte. */
 export const MAX_INPUT_CHARS = 524288;
+
+/** The result of both modes (MCP outputSchema). */
+const OUTPUT = {
+  type: 'object',
+  properties: {
+    mode: { type: 'string', enum: [...MODES], description: 'The conversion that ran' },
+    output: {
+      type: 'string',
+      description: 'Markdown (html-to-markdown) or sanitized HTML (markdown-to-html)',
+    },
+    stats: {
+      type: 'object',
+      description: 'Sizes of the input and the output',
+      properties: {
+        inputChars: { type: 'integer', minimum: 0, description: 'Length of the input (UTF-16 code units)' },
+        outputChars: { type: 'integer', minimum: 0, description: 'Length of the output (UTF-16 code units)' },
+      },
+      required: ['inputChars', 'outputChars'],
+      additionalProperties: false,
+    },
+  },
+  required: ['mode', 'output', 'stats'],
+  additionalProperties: false,
+};
 
 export default defineTool({
   id: 'html-markdown',
@@ -15,7 +39,7 @@ export default defineTool({
   tags: ['text', 'conversion', 'markup'],
   riskClass: 'M',
   policy: { limit: 60, burst: 20, windowSec: 60, inputMaxBytes: 524288, timeoutMs: 3000 },
-  modes: MODES,
+  modes: [...MODES],
   modeField: 'mode',
   fields: { a: 'input', b: null, c: null },
   input: {
@@ -30,6 +54,7 @@ export default defineTool({
     required: ['input'],
     additionalProperties: false,
   },
+  output: OUTPUT,
   semanticFields: {
     input:
       'The document to convert: HTML for html-to-markdown, GitHub-flavoured Markdown for markdown-to-html',

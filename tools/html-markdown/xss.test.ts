@@ -1,7 +1,6 @@
 import { Marked } from 'marked';
 import { describe, expect, it } from 'vitest';
-import run from './run.js';
-import { unsafeParts } from './test-helpers.js';
+import { htmlMarkdown, unsafeParts } from './test-helpers.js';
 
 /** OWASP-style vectors (XSS filter evasion cheat sheet, DOMPurify mXSS cases, Markdown link forms). */
 const VECTORS = [
@@ -79,20 +78,20 @@ describe('XSS corpus', () => {
   });
 
   it.each(VECTORS)('markdown-to-html output is safe: %s', async (vector) => {
-    const { output } = await run({ input: vector }, 'markdown-to-html');
+    const { output } = await htmlMarkdown({ input: vector }, 'markdown-to-html');
     expect(unsafeParts(output)).toEqual([]);
     // and stays safe when sanitized output is fed back in (no mutation on a second pass)
-    const again = await run({ input: output }, 'markdown-to-html');
+    const again = await htmlMarkdown({ input: output }, 'markdown-to-html');
     expect(unsafeParts(again.output)).toEqual([]);
   });
 
   it.each(VECTORS)('html-to-markdown output renders safely even without a sanitizer: %s', async (vector) => {
-    const { output } = await run({ input: vector }, 'html-to-markdown');
+    const { output } = await htmlMarkdown({ input: vector }, 'html-to-markdown');
     expect(unsafeParts(rawMarked.parse(output, { async: false }))).toEqual([]);
   });
 
   it('keeps the safe parts of a vector', async () => {
-    const { output } = await run({ input: VECTORS[17]! }, 'markdown-to-html');
+    const { output } = await htmlMarkdown({ input: VECTORS[17]! }, 'markdown-to-html');
     expect(output).toBe('<p><a href="https://ok.example">ok</a></p>\n');
   });
 });

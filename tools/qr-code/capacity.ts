@@ -1,7 +1,5 @@
 /** QR capacity at version 40 (ISO/IEC 18004 table 7), for a clear "too much data" message. */
-
-export const LEVELS = ['L', 'M', 'Q', 'H'] as const;
-export type Level = (typeof LEVELS)[number];
+import type { Level } from './tool.js';
 
 /** Bytes in byte mode, per error-correction level. */
 export const MAX_BYTES: Record<Level, number> = { L: 2953, M: 2331, Q: 1663, H: 1273 };

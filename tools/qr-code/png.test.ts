@@ -2,8 +2,12 @@ import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
+import { toolRunner } from '../_shared/test-helpers.js';
 import { layout, renderPng } from './png.js';
 import run from './run.js';
+import tool from './tool.js';
+
+const qrCode = toolRunner(tool, run);
 
 const jsQR = ((jsQRModule as unknown as { default?: unknown }).default ??
   jsQRModule) as typeof jsQRModule.default;
@@ -17,7 +21,7 @@ describe('qr-code PNG rendering', () => {
     ['version 40, non-ASCII, at 1000 px', 'é'.repeat(1476), 1000],
     ['version 27 at 777 px', 'ünïcödé 😀 '.repeat(40), 777],
   ])('%s decodes back to the input (jsQR oracle)', async (_label, data, size) => {
-    const r = (await run({ data, size, errorCorrection: 'L' }, 'png')) as { data: string };
+    const r = (await qrCode({ data, size, errorCorrection: 'L' }, 'png')) as { data: string };
     const png = readPng(r.data);
     expect([png.width, png.height]).toEqual([size, size]);
     expect(jsQR(new Uint8ClampedArray(png.data), size, size)?.data).toBe(data);

@@ -2,8 +2,9 @@ import { XMLValidator } from 'fast-xml-parser';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { expectToolError, toolRunner } from '../_shared/test-helpers.js';
 import run from './run.js';
+import tool, { MAX_DATA_CHARS, MAX_SIZE, MIN_SIZE } from './tool.js';
 
 // jsqr's CommonJS export is the function itself while its typings declare a default export.
 const jsQR = ((jsQRModule as unknown as { default?: unknown }).default ??
@@ -16,12 +17,10 @@ type Result = {
   size: number | null;
   modules: number;
 } & Record<string, unknown>;
-const call = async (input: Record<string, unknown>, mode = 'svg') => (await run(input, mode)) as Result;
-const fail = async (input: Record<string, unknown>, mode = 'svg') => {
-  const err = await run(input, mode).catch((e: unknown) => e);
-  expect(err).toBeInstanceOf(ToolInputError);
-  return err as ToolInputError;
-};
+const qrCode = toolRunner(tool, run);
+const call = async (input: Record<string, unknown>, mode = 'svg') => (await qrCode(input, mode)) as Result;
+const invalid = (input: Record<string, unknown>, message?: string | RegExp, mode = 'svg') =>
+  expectToolError(qrCode(input, mode), 'INVALID_INPUT', message);
 
 /** Decodes a PNG data URL back to its text with jsQR (the oracle). */
 function decodePng(dataUrl: string): { text: string | undefined; width: number; height: number } {
@@ -94,43 +93,43 @@ describe('qr-code', () => {
     const atLimit = await call({ data: 'x'.repeat(1273), errorCorrection: 'H', size: 2048 }, 'png');
     expect(atLimit.version).toBe(40);
     expect(decodePng(atLimit.data).text).toBe('x'.repeat(1273));
-    const err = await fail({ data: 'x'.repeat(1274), errorCorrection: 'H' });
-    expect(err.code).toBe('INVALID_INPUT');
-    expect(err.message).toContain('data is 1274 bytes; the maximum at level H is 1273 bytes');
+    const over = { data: 'x'.repeat(1274), errorCorrection: 'H' };
+    await invalid(over, 'data is 1274 bytes; the maximum at level H is 1273 bytes');
     // Multi-byte characters count as their UTF-8 bytes.
-    expect((await fail({ data: 'é'.repeat(1200), errorCorrection: 'H' })).message).toContain(
-      'data is 2400 bytes',
-    );
-    expect((await fail({ data: '1'.repeat(8000) })).message).toContain('maximum at level L is 2953 bytes');
+    await invalid({ data: 'é'.repeat(1200), errorCorrection: 'H' }, 'data is 2400 bytes');
+    // More than any QR code holds: the schema's bound, before the encoder.
+    await invalid({ data: '1'.repeat(8000) }, `data must NOT have more than ${MAX_DATA_CHARS} characters`);
+    await invalid({ data: '1'.repeat(MAX_DATA_CHARS + 1) }, `more than ${MAX_DATA_CHARS} characters`);
+    // Within that bound but past the level's capacity, the message names the level asked for.
+    await invalid({ data: '1'.repeat(MAX_DATA_CHARS) }, 'maximum at level M is 2331 bytes');
   });
 
   it('refuses a size smaller than the code needs, and sizes out of range', async () => {
     expect((await call({ data: 'hi', size: 64 }, 'png')).size).toBe(64);
-    expect((await fail({ data: 'x'.repeat(500), size: 64 }, 'png')).message).toContain('use at least');
-    for (const size of [63, 2049, 100.5, 'big']) {
-      expect((await fail({ data: 'hi', size })).message).toContain('size must be an integer from 64 to 2048');
-    }
+    await invalid({ data: 'x'.repeat(500), size: 64 }, 'use at least', 'png');
+    const outOfRange: [unknown, string][] = [
+      [MIN_SIZE - 1, `size must be >= ${MIN_SIZE}`],
+      [MAX_SIZE + 1, `size must be <= ${MAX_SIZE}`],
+      [100.5, 'size must be integer'],
+      ['big', 'size must be integer'],
+    ];
+    for (const [size, message] of outOfRange) await invalid({ data: 'hi', size }, message);
   });
 
-  it('refuses empty or non-string data with INVALID_INPUT', async () => {
-    for (const data of ['', undefined, 42, { a: 1 }])
-      expect((await fail({ data })).code).toBe('INVALID_INPUT');
-    expect((await fail({ data: '' })).message).toContain('data is empty');
+  it('refuses empty, missing or non-string data with INVALID_INPUT', async () => {
+    // (A number is no wrong type: the schema reads 42 as the text "42".)
+    for (const data of ['', undefined, [42], { a: 1 }]) await invalid({ data });
+    await invalid({ data: '' }, 'data must NOT have fewer than 1 characters');
+    await invalid({}, 'data is required');
   });
 
   it('refuses a lone surrogate (no UTF-8 form) but encodes astral characters', async () => {
-    const lone = await fail({ data: 'a\ud800b' });
-    expect(lone).toMatchObject({ code: 'INVALID_INPUT' });
-    expect(lone.message).toContain('lone surrogate');
+    await invalid({ data: 'a\ud800b' }, 'lone surrogate');
     expect((await call({ data: 'emoji \u{1F600}' }, 'utf8')).version).toBeGreaterThan(0);
   });
 
   it('refuses an unknown level or format with UNSUPPORTED_OPTION listing the supported ones', async () => {
-    const level = await fail({ data: 'hi', errorCorrection: 'X' });
-    expect(level).toMatchObject({ code: 'UNSUPPORTED_OPTION' });
-    expect(level.message).toContain('L, M, Q, H');
-    const format = await fail({ data: 'hi' }, 'jpeg');
-    expect(format).toMatchObject({ code: 'UNSUPPORTED_OPTION' });
-    expect(format.message).toContain('svg, png, utf8');
+    await expectToolError(qrCode({ data: 'hi', errorCorrection: 'X' }), 'UNSUPPORTED_OPTION', 'L, M, Q, H');
+    await expectToolError(qrCode({ data: 'hi' }, 'jpeg'), 'UNSUPPORTED_OPTION', 'svg, png, utf8');
   });
 });

@@ -1,44 +1,19 @@
 /** qr-code: SVG, PNG (data URL) or UTF-8 block-character QR codes; `qrcode` encodes, png.ts draws the PNG. */
 import QRCode from 'qrcode';
 import type { ToolInput } from '../../src/shared/tool-def.js';
-import { ToolInputError, unsupported } from '../../src/shared/tool-error.js';
-import { LEVELS, type Level, MAX_DIGITS, tooMuchData } from './capacity.js';
+import { ToolInputError } from '../../src/shared/tool-error.js';
+import { tooMuchData } from './capacity.js';
 import { renderPng } from './png.js';
+import type { Level } from './tool.js';
 
-const FORMATS = ['svg', 'png', 'utf8'];
-export const DEFAULT_SIZE = 256;
-export const MIN_SIZE = 64;
-export const MAX_SIZE = 2048;
 /** The 4-module quiet zone the QR standard asks for; scanners need it. */
 export const MARGIN = 4;
 
-function readData(value: unknown): string {
-  if (typeof value !== 'string') throw new ToolInputError('data must be a string (the text to encode)');
-  if (value === '') throw new ToolInputError('data is empty: give the text or URL to encode');
-  // A lone UTF-16 surrogate has no UTF-8 form, so no QR byte segment can carry it.
-  if (/[\uD800-\uDFFF]/u.test(value)) {
+/** A lone UTF-16 surrogate has no UTF-8 form, so no QR byte segment can carry it. */
+function checkUnicode(data: string): void {
+  if (/[\uD800-\uDFFF]/u.test(data)) {
     throw new ToolInputError('data is not valid Unicode: it holds a lone surrogate (\\uD800-\\uDFFF)');
   }
-  // No QR code holds more characters than this; checked before the encoder works on it.
-  if (value.length > MAX_DIGITS.L) throw new ToolInputError(tooMuchData(value, 'L'));
-  return value;
-}
-
-function readLevel(value: unknown): Level {
-  if (value === undefined || value === null || value === '') return 'M';
-  if (typeof value === 'string' && (LEVELS as readonly string[]).includes(value)) return value as Level;
-  throw unsupported('errorCorrection', value, LEVELS);
-}
-
-function readSize(value: unknown): number {
-  if (value === undefined || value === null || value === '') return DEFAULT_SIZE;
-  const n = typeof value === 'string' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < MIN_SIZE || n > MAX_SIZE) {
-    throw new ToolInputError(
-      `size must be an integer from ${MIN_SIZE} to ${MAX_SIZE} (pixels); got ${String(value)}`,
-    );
-  }
-  return n;
 }
 
 function encode(data: string, level: Level): QRCode.QRCode {
@@ -50,11 +25,15 @@ function encode(data: string, level: Level): QRCode.QRCode {
   }
 }
 
+/**
+ * Input as the schema in tool.ts passed it: data of 1 to MAX_DATA_CHARS characters (the
+ * encoder then refuses what does not fit the level), a known level, a size in range.
+ */
 export default async function run(input: ToolInput, mode: string) {
-  if (!FORMATS.includes(mode)) throw unsupported('format', mode, FORMATS);
-  const data = readData(input.data);
-  const errorCorrection = readLevel(input.errorCorrection);
-  const size = readSize(input.size);
+  const data = input.data as string;
+  checkUnicode(data);
+  const errorCorrection = input.errorCorrection as Level;
+  const size = input.size as number;
   const qr = encode(data, errorCorrection);
   const modules = qr.modules.size;
   // Below one pixel per module (quiet zone included) there is no image to draw; refuse.

@@ -1,8 +1,6 @@
 /** Reads the pattern (bare or `/pattern/flags`) and the flags, and compiles a native RegExp. */
 import { ToolInputError } from '../../src/shared/tool-error.js';
 
-export const MAX_PATTERN_LENGTH = 32768;
-
 /** The `v` flag (unicode sets) exists from V8 11.2 (Node 20); checked once at load. */
 function engineSupportsV(): boolean {
   // Built from a variable: a /(?:)/v literal would be a syntax error on engines without v.
@@ -53,21 +51,12 @@ function checkFlags(flags: string): void {
  * plus flag letters only (so a bare path such as /usr/bin stays a bare pattern). A non-empty `flags` field replaces the
  * literal's flags rather than adding to them, so a caller can always state them exactly.
  */
-export function compilePattern(pattern: unknown, flagsField: unknown): CompiledPattern {
-  if (typeof pattern !== 'string' || pattern === '') {
-    throw new ToolInputError('pattern is required (a regular expression; use (?:) for the empty one)');
-  }
-  if (pattern.length > MAX_PATTERN_LENGTH) {
-    throw new ToolInputError(`pattern is ${pattern.length} characters; the maximum is ${MAX_PATTERN_LENGTH}`);
-  }
-  if (flagsField !== undefined && flagsField !== null && typeof flagsField !== 'string') {
-    throw new ToolInputError('flags must be a string of regex flags such as "gi"');
-  }
+export function compilePattern(pattern: string, flagsField: string | undefined): CompiledPattern {
   const literal = LITERAL.exec(pattern);
   const source = literal ? (literal[1] as string) : pattern;
   let flags = '';
   let flagsFrom: CompiledPattern['flagsFrom'] = 'none';
-  if (typeof flagsField === 'string' && flagsField !== '') {
+  if (flagsField) {
     flags = flagsField;
     flagsFrom = 'field';
   } else if (literal && literal[2] !== '') {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { expectToolError, toolRunner } from '../_shared/test-helpers.js';
 import run from './run.js';
+import tool, { MODES } from './tool.js';
+
+const regexTester = toolRunner(tool, run);
 
 type Result = Record<string, unknown>;
 
@@ -11,13 +14,14 @@ describe('regex-tester engine limits', () => {
   ])(
     'a pattern the engine can parse but not compile (%s) is INVALID_INPUT, not a crash',
     async (_, pattern) => {
-      for (const mode of ['match', 'test', 'replace', 'split']) {
-        const err = await run({ pattern, text: 'abc', flags: 'g' }, mode).catch((e: unknown) => e);
-        expect(err).toBeInstanceOf(ToolInputError);
-        expect((err as ToolInputError).code).toBe('INVALID_INPUT');
+      for (const mode of MODES) {
         // The engine's reason, with the 32,000-character pattern shortened in the message.
-        expect((err as Error).message).toMatch(/^Invalid regular expression: .*: Stack overflow$/);
-        expect((err as Error).message.length).toBeLessThan(400);
+        const err = await expectToolError(
+          regexTester({ pattern, text: 'abc', flags: 'g' }, mode),
+          'INVALID_INPUT',
+          /^Invalid regular expression: .*: Stack overflow$/,
+        );
+        expect(err.message.length).toBeLessThan(400);
       }
     },
   );
@@ -25,7 +29,7 @@ describe('regex-tester engine limits', () => {
   it('counts empty captures and named groups in the listing budget', async () => {
     // 3000 empty named groups on 1000 matches was 40 MB of nulls before the budget counted them.
     const pattern = Array.from({ length: 3000 }, (_, i) => `(?<g${i}>)`).join('');
-    const r = (await run({ pattern, text: 'a'.repeat(1000), flags: 'g' }, 'match')) as Result;
+    const r = (await regexTester({ pattern, text: 'a'.repeat(1000), flags: 'g' }, 'match')) as Result;
     expect(r).toMatchObject({ count: 1001, truncated: true });
     expect((r.matches as unknown[]).length).toBeLessThan(100);
     expect(JSON.stringify(r).length).toBeLessThan(2_000_000);

@@ -1,10 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { expectToolError, toolRunner } from '../_shared/test-helpers.js';
 import run from './run.js';
 import { MAX_OUTPUT_CHARS } from './substitute.js';
+import tool from './tool.js';
 
+const regexTester = toolRunner(tool, run);
 const replace = async (input: Record<string, unknown>) =>
-  (await run(input, 'replace')) as Record<string, unknown>;
+  (await regexTester(input, 'replace')) as Record<string, unknown>;
 
 describe('regex-tester replace', () => {
   it('expands $1, $<name>, $& and $$; global with g, first match without', async () => {
@@ -45,14 +48,8 @@ describe('regex-tester replace', () => {
   });
 
   it('refuses a replacement whose output would pass the size limit', async () => {
-    const err = await replace({
-      pattern: '(?:)',
-      flags: 'g',
-      text: 'x'.repeat(131072),
-      replacement: '$`',
-    }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'INVALID_INPUT' });
-    expect((err as Error).message).toContain(`exceed ${MAX_OUTPUT_CHARS} characters`);
+    const tooLarge = replace({ pattern: '(?:)', flags: 'g', text: 'x'.repeat(131072), replacement: '$`' });
+    await expectToolError(tooLarge, 'INVALID_INPUT', `exceed ${MAX_OUTPUT_CHARS} characters`);
     // Just under the limit is fine.
     const ok = await replace({ pattern: 'x', flags: 'g', text: 'x'.repeat(131072), replacement: '12345678' });
     expect((ok.output as string).length).toBe(1_048_576);

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { expectToolError, toolRunner } from '../_shared/test-helpers.js';
 import run from './run.js';
+import tool, { MAX_PATTERN_CHARS, MAX_TEXT_CHARS } from './tool.js';
 
 type Result = Record<string, unknown>;
-const call = async (input: Record<string, unknown>, mode = 'match') => (await run(input, mode)) as Result;
-const fail = async (input: Record<string, unknown>, mode = 'match') => {
-  const err = await run(input, mode).catch((e: unknown) => e);
-  expect(err).toBeInstanceOf(ToolInputError);
-  return err as ToolInputError;
-};
+const regexTester = toolRunner(tool, run);
+const call = async (input: Record<string, unknown>, mode = 'match') =>
+  (await regexTester(input, mode)) as Result;
+const invalid = (input: Record<string, unknown>, message: string | RegExp) =>
+  expectToolError(regexTester(input, 'match'), 'INVALID_INPUT', message);
 
 describe('regex-tester match', () => {
   it('lists global matches with named groups and numbered captures', async () => {
@@ -108,9 +108,7 @@ describe('regex-tester test, split', () => {
 
 describe('regex-tester errors', () => {
   it('reports an invalid pattern with the engine message', async () => {
-    const err = await fail({ pattern: '(', text: 'a' });
-    expect(err.code).toBe('INVALID_INPUT');
-    expect(err.message).toMatch(/^Invalid regular expression: .*Unterminated group/);
+    await invalid({ pattern: '(', text: 'a' }, /^Invalid regular expression: .*Unterminated group/);
   });
 
   it.each([
@@ -118,9 +116,7 @@ describe('regex-tester errors', () => {
     ['gg', "flag 'g' is repeated"],
     ['uv', 'Invalid flags'],
   ])('refuses the flags %s', async (flags, message) => {
-    const err = await fail({ pattern: 'a', flags });
-    expect(err.code).toBe('INVALID_INPUT');
-    expect(err.message).toContain(message);
+    await invalid({ pattern: 'a', flags }, message);
   });
 
   it('lets a non-empty flags field replace the literal flags', async () => {
@@ -138,18 +134,22 @@ describe('regex-tester errors', () => {
     expect(await call({ pattern: '/a/', text: 'a' })).toMatchObject({ pattern: 'a', flagsFrom: 'none' });
   });
 
-  it('refuses an empty or wrongly typed input', async () => {
-    expect((await fail({ pattern: '' })).message).toContain('pattern is required');
-    expect((await fail({ pattern: 42 })).code).toBe('INVALID_INPUT');
-    expect((await fail({ pattern: 'a', text: ['a'] })).message).toBe('text must be a string');
-    expect((await fail({ pattern: 'a', flags: 1 })).message).toContain('flags must be a string');
-    expect((await fail({ pattern: 'a', text: 'a'.repeat(131073) })).message).toContain('maximum is 131072');
-    expect((await fail({ pattern: 'a'.repeat(32769) })).message).toContain('maximum is 32768');
+  it('refuses an empty, missing, wrongly typed or oversize input (the schema)', async () => {
+    await invalid({}, 'pattern is required');
+    await invalid({ pattern: '' }, 'pattern must NOT have fewer than 1 characters');
+    // Numbers are read as their text by the schema (42 is the pattern "42"); a list cannot be.
+    await invalid({ pattern: [42] }, 'pattern must be string');
+    await invalid({ pattern: 'a', text: ['a'] }, /^text must be string$/);
+    await invalid({ pattern: 'a', flags: ['g'] }, 'flags must be string');
+    await invalid({ pattern: 'a', text: 'a'.repeat(MAX_TEXT_CHARS + 1) }, 'more than 131072 characters');
+    await invalid({ pattern: 'a'.repeat(MAX_PATTERN_CHARS + 1) }, 'more than 32768 characters');
   });
 
   it('refuses an unknown mode with UNSUPPORTED_OPTION', async () => {
-    const err = await fail({ pattern: 'a' }, 'search');
-    expect(err.code).toBe('UNSUPPORTED_OPTION');
-    expect(err.message).toContain('match, test, replace, split');
+    await expectToolError(
+      regexTester({ pattern: 'a' }, 'search'),
+      'UNSUPPORTED_OPTION',
+      'match, test, replace, split',
+    );
   });
 });

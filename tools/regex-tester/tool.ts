@@ -1,5 +1,90 @@
 import { defineTool } from '../../src/shared/tool-def.js';
 
+/** The contract run.ts relies on; the input schema below enforces it before a run. */
+export const MODES = ['match', 'test', 'replace', 'split'] as const;
+export const MAX_PATTERN_CHARS = 32768;
+export const MAX_TEXT_CHARS = 131072;
+export const MAX_FLAGS_CHARS = 8;
+export const MAX_REPLACEMENT_CHARS = 32768;
+
+const groupValue = {
+  type: ['string', 'null'],
+  description: 'Captured text; null when the group did not take part',
+};
+
+/** The result of every mode (MCP outputSchema): the head, then the fields of the mode that ran. */
+const OUTPUT = {
+  type: 'object',
+  properties: {
+    mode: { type: 'string', enum: [...MODES], description: 'The mode that ran' },
+    pattern: {
+      type: 'string',
+      description: 'Pattern source, without the slashes of a /pattern/flags literal',
+    },
+    flags: { type: 'string', pattern: '^[dgimsuvy]*$', description: 'Flags the pattern ran with' },
+    flagsFrom: {
+      type: 'string',
+      enum: ['field', 'literal', 'none'],
+      description: 'Where the flags came from: the flags field, the literal, or none',
+    },
+    global: {
+      type: 'boolean',
+      description: 'match: true with the g flag (all matches), else the first only',
+    },
+    matches: {
+      type: 'array',
+      maxItems: 1000,
+      description: 'match: the listed matches (at most 1000)',
+      items: {
+        type: 'object',
+        properties: {
+          match: { type: 'string', description: 'Matched text' },
+          index: { type: 'integer', minimum: 0, description: 'Start (UTF-16 code unit offset)' },
+          end: { type: 'integer', minimum: 0, description: 'End, exclusive' },
+          groups: {
+            type: ['object', 'null'],
+            additionalProperties: groupValue,
+            description: 'Named groups, or null when the pattern has none',
+          },
+          captures: { type: 'array', items: groupValue, description: 'Numbered groups 1..n' },
+          captureIndices: {
+            type: 'array',
+            description: 'd flag: [start, end] of each numbered group, null when unmatched',
+            items: {
+              type: ['array', 'null'],
+              items: { type: 'integer', minimum: 0 },
+              minItems: 2,
+              maxItems: 2,
+            },
+          },
+        },
+        required: ['match', 'index', 'end', 'groups', 'captures'],
+        additionalProperties: false,
+      },
+    },
+    count: {
+      type: 'integer',
+      minimum: 0,
+      description: 'match: all matches, listed or not; split: parts listed',
+    },
+    truncated: { type: 'boolean', description: 'match, split: true when not everything is listed' },
+    matched: { type: 'boolean', description: 'test: whether the pattern matches' },
+    index: { type: ['integer', 'null'], minimum: 0, description: 'test: start of the first match, or null' },
+    match: { type: ['string', 'null'], description: 'test: text of the first match, or null' },
+    replacement: { type: 'string', description: 'replace: the replacement template used' },
+    output: { type: 'string', description: 'replace: the text after replacement' },
+    replacements: { type: 'integer', minimum: 0, description: 'replace: matches replaced' },
+    parts: {
+      type: 'array',
+      maxItems: 1000,
+      items: groupValue,
+      description: 'split: the pieces, with captures spliced in (null: unmatched group)',
+    },
+  },
+  required: ['mode', 'pattern', 'flags', 'flagsFrom'],
+  additionalProperties: false,
+};
+
 export default defineTool({
   id: 'regex-tester',
   name: 'Regex Tester',
@@ -20,7 +105,7 @@ export default defineTool({
   tags: ['text', 'regex', 'debugging'],
   riskClass: 'M',
   policy: { limit: 60, burst: 20, windowSec: 60, inputMaxBytes: 131072, timeoutMs: 1000 },
-  modes: ['match', 'test', 'replace', 'split'],
+  modes: [...MODES],
   modeField: 'mode',
   fields: { a: 'pattern', b: 'text', c: 'flags' },
   fieldsByMode: { replace: { c: 'replacement' } },
@@ -30,21 +115,26 @@ export default defineTool({
       pattern: {
         type: 'string',
         minLength: 1,
-        maxLength: 32768,
+        maxLength: MAX_PATTERN_CHARS,
         description:
           'Regular expression, bare (\\d+) or as a literal (/\\d+/g; the tail after the last slash must be flag letters)',
       },
-      text: { type: 'string', maxLength: 131072, default: '', description: 'Subject text' },
-      flags: { type: 'string', maxLength: 8, description: 'Regex flags, any of d g i m s u y v' },
+      text: { type: 'string', maxLength: MAX_TEXT_CHARS, default: '', description: 'Subject text' },
+      flags: {
+        type: 'string',
+        maxLength: MAX_FLAGS_CHARS,
+        description: 'Regex flags, any of d g i m s u y v',
+      },
       replacement: {
         type: 'string',
-        maxLength: 32768,
+        maxLength: MAX_REPLACEMENT_CHARS,
         description: "Replace mode: replacement text with $1, $<name>, $&, $`, $' and $$",
       },
     },
     required: ['pattern'],
     additionalProperties: false,
   },
+  output: OUTPUT,
   semanticFields: {
     pattern:
       'JavaScript regular expression, bare (e.g. (\\w+)@(\\w+)) or as /pattern/flags. Engine: native JavaScript RegExp',

@@ -1,52 +1,64 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { expectToolError, runToolSync } from '../_shared/test-helpers.js';
 import { detectFormat } from './formats.js';
 import { MAX_DEPTH, MAX_NODES } from './infer.js';
 import { compile, fillMissing, strictViolations } from './oracle.js';
 import run from './run.js';
+import def, { MAX_SAMPLE_CHARS, MAX_TITLE_CHARS } from './tool.js';
 
-function thrown(fn: () => unknown): ToolInputError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ToolInputError);
-    return err as ToolInputError;
-  }
-  throw new Error('expected a ToolInputError');
-}
+const generate = (input: Record<string, unknown>, mode?: string) => runToolSync({ def, run }, input, mode);
 
 const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 
 describe('schema-generator input errors and bounds', () => {
-  it('rejects a missing sample, invalid JSON text and a bad title with INVALID_INPUT', () => {
-    expect(thrown(() => run({}, 'draft-07')).code).toBe('INVALID_INPUT');
-    const bad = thrown(() => run({ sample: '{"a": 1,' }, 'draft-07'));
-    expect(bad.code).toBe('INVALID_INPUT');
-    expect(bad.message).toMatch(/sample is not valid JSON/);
-    expect(thrown(() => run({ sample: '{}', title: 42 }, 'draft-07')).message).toMatch(/title/);
-    expect(thrown(() => run({ sample: '{}', title: 't'.repeat(201) }, 'draft-07')).code).toBe(
+  it('rejects a missing sample, invalid JSON text and a bad title with INVALID_INPUT', async () => {
+    await expectToolError(() => generate({}, 'draft-07'), 'INVALID_INPUT', 'sample is required');
+    await expectToolError(
+      () => generate({ sample: '{"a": 1,' }, 'draft-07'),
       'INVALID_INPUT',
+      /sample is not valid JSON/,
+    );
+    // A number would be read as its text (title "42"); a list cannot be.
+    await expectToolError(
+      () => generate({ sample: '{}', title: [42] }, 'draft-07'),
+      'INVALID_INPUT',
+      /title/,
+    );
+    const long = { sample: '{}', title: 't'.repeat(MAX_TITLE_CHARS + 1) };
+    await expectToolError(() => generate(long, 'draft-07'), 'INVALID_INPUT', /title/);
+    const text = ` ${'0'.repeat(MAX_SAMPLE_CHARS)}`;
+    await expectToolError(
+      () => generate({ sample: text }, 'draft-07'),
+      'INVALID_INPUT',
+      /^sample must NOT have more/,
     );
   });
 
-  it('rejects an unknown mode with UNSUPPORTED_OPTION listing the modes', () => {
-    const err = thrown(() => run({ sample: '{}' }, 'draft-2020-12'));
-    expect(err.code).toBe('UNSUPPORTED_OPTION');
-    expect(err.message).toContain('draft-07, strict, merge');
+  it('rejects an unknown mode with UNSUPPORTED_OPTION listing the modes', async () => {
+    await expectToolError(
+      () => generate({ sample: '{}' }, 'draft-2020-12'),
+      'UNSUPPORTED_OPTION',
+      'draft-07, strict, merge',
+    );
   });
 
-  it(`accepts ${MAX_DEPTH} levels of nesting and refuses one more`, () => {
-    expect(run({ sample: nested(MAX_DEPTH) }, 'draft-07').schema.type).toBe('array');
-    expect(thrown(() => run({ sample: nested(MAX_DEPTH + 1) }, 'draft-07')).message).toMatch(
+  it(`accepts ${MAX_DEPTH} levels of nesting and refuses one more`, async () => {
+    expect(generate({ sample: nested(MAX_DEPTH) }, 'draft-07').schema.type).toBe('array');
+    await expectToolError(
+      () => generate({ sample: nested(MAX_DEPTH + 1) }, 'draft-07'),
+      'INVALID_INPUT',
       /deeper than 64/,
     );
-    expect(thrown(() => run({ sample: nested(100_000) }, 'strict')).code).toBe('INVALID_INPUT');
+    await expectToolError(() => generate({ sample: nested(100_000) }, 'strict'), 'INVALID_INPUT');
   });
 
-  it(`refuses more than ${MAX_NODES} values`, () => {
-    const err = thrown(() => run({ sample: new Array(MAX_NODES).fill(0) }, 'draft-07'));
-    expect(err.message).toMatch(/too large/);
+  it(`refuses more than ${MAX_NODES} values`, async () => {
+    await expectToolError(
+      () => generate({ sample: new Array(MAX_NODES).fill(0) }, 'draft-07'),
+      'INVALID_INPUT',
+      /too large/,
+    );
   });
 
   it('handles a sample near the 256 KiB input limit', () => {
@@ -60,7 +72,7 @@ describe('schema-generator input errors and bounds', () => {
     const text = JSON.stringify(rows);
     expect(text.length).toBeGreaterThan(200_000);
     expect(text.length).toBeLessThan(262_144);
-    const { schema } = run({ sample: text }, 'draft-07');
+    const { schema } = generate({ sample: text }, 'draft-07');
     expect(schema.items).toMatchObject({
       properties: { when: { type: 'string', format: 'date-time' } },
       required: ['id', 'uuid', 'when', 'label'],
@@ -102,9 +114,9 @@ describe('format detection', () => {
   });
 
   it('keeps a format only when every string at the place has it', () => {
-    const mixed = run({ sample: ['2024-01-01', 'tomorrow'] }, 'draft-07').schema;
+    const mixed = generate({ sample: ['2024-01-01', 'tomorrow'] }, 'draft-07').schema;
     expect(mixed.items).toEqual({ type: 'string' });
-    const dates = run({ sample: ['2024-01-01', '2024-12-31'] }, 'draft-07').schema;
+    const dates = generate({ sample: ['2024-01-01', '2024-12-31'] }, 'draft-07').schema;
     expect(dates.items).toEqual({ type: 'string', format: 'date' });
   });
 });
@@ -118,8 +130,8 @@ describe('every generated schema accepts its samples (property test, ajv oracle)
       // Passed as JSON text: a string sample is read as JSON text, not as a JSON string value.
       fc.property(json, (sample) => {
         const text = JSON.stringify(sample);
-        expect(compile(run({ sample: text }, 'draft-07').schema)(sample)).toBe(true);
-        const strict = run({ sample: text }, 'strict').schema;
+        expect(compile(generate({ sample: text }, 'draft-07').schema)(sample)).toBe(true);
+        const strict = generate({ sample: text }, 'strict').schema;
         expect(compile(strict)(fillMissing(sample, strict))).toBe(true);
         expect(strictViolations(strict)).toEqual([]);
       }),
@@ -130,7 +142,7 @@ describe('every generated schema accepts its samples (property test, ajv oracle)
   it('merge', () => {
     fc.assert(
       fc.property(fc.array(json, { minLength: 1, maxLength: 5 }), (samples) => {
-        const validate = compile(run({ sample: samples }, 'merge').schema);
+        const validate = compile(generate({ sample: samples }, 'merge').schema);
         for (const sample of samples) expect(validate(sample)).toBe(true);
       }),
       { numRuns: 200, seed: 12 },

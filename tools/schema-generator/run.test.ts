@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { runToolSync } from '../_shared/test-helpers.js';
 import { compile, fillMissing, strictViolations } from './oracle.js';
 import run, { DRAFT_07 } from './run.js';
+import def from './tool.js';
+
+const generate = (input: Record<string, unknown>, mode?: string) => runToolSync({ def, run }, input, mode);
 
 const PERSON = {
   id: 'c56a4180-65aa-42ec-a945-5fd21dec0538',
@@ -23,18 +26,8 @@ const PERSON = {
 type Props = Record<string, Record<string, unknown>>;
 const propsOf = (schema: Record<string, unknown>) => schema.properties as Props;
 
-function thrown(fn: () => unknown): ToolInputError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ToolInputError);
-    return err as ToolInputError;
-  }
-  throw new Error('expected a ToolInputError');
-}
-
 describe('schema-generator draft-07 mode', () => {
-  const { schema, samples, warnings } = run({ sample: PERSON, title: 'Person' }, 'draft-07');
+  const { schema, samples, warnings } = generate({ sample: PERSON, title: 'Person' }, 'draft-07');
   const props = propsOf(schema);
 
   it('emits a titled draft-07 object schema', () => {
@@ -87,14 +80,14 @@ describe('schema-generator draft-07 mode', () => {
   });
 
   it('reads JSON text and a JSON value alike, and omits an empty title', () => {
-    const fromText = run({ sample: JSON.stringify(PERSON), title: '' }, 'draft-07');
-    const fromValue = run({ sample: PERSON }, 'draft-07');
+    const fromText = generate({ sample: JSON.stringify(PERSON), title: '' }, 'draft-07');
+    const fromValue = generate({ sample: PERSON }, 'draft-07');
     expect(fromText).toEqual(fromValue);
     expect(fromValue.schema.title).toBeUndefined();
   });
 
   it('widens integer with fractions to number and mixes primitives in a type array', () => {
-    const { schema: s } = run({ sample: [1, 2.5, 'x', null, true] }, 'draft-07');
+    const { schema: s } = generate({ sample: [1, 2.5, 'x', null, true] }, 'draft-07');
     expect(s).toMatchObject({ type: 'array', items: { type: ['string', 'number', 'boolean', 'null'] } });
     expect(compile(s)([1, 2.5, 'x', null, true])).toBe(true);
     expect(compile(s)([{}])).toBe(false);
@@ -102,7 +95,7 @@ describe('schema-generator draft-07 mode', () => {
 
   it('uses anyOf when objects or arrays mix with other types', () => {
     const sample = [{ a: 1 }, [1], 'x', null];
-    const { schema: s } = run({ sample }, 'draft-07');
+    const { schema: s } = generate({ sample }, 'draft-07');
     const items = s.items as { anyOf: Record<string, unknown>[] };
     expect(items.anyOf.map((alt) => alt.type)).toEqual(['object', 'array', 'string', 'null']);
     expect(compile(s)(sample)).toBe(true);
@@ -110,10 +103,13 @@ describe('schema-generator draft-07 mode', () => {
   });
 
   it('handles scalar roots, Unicode and keys such as __proto__', () => {
-    expect(run({ sample: '"héllo 😀"' }, 'draft-07').schema).toEqual({ $schema: DRAFT_07, type: 'string' });
-    expect(run({ sample: 'null' }, 'draft-07').schema).toEqual({ $schema: DRAFT_07, type: 'null' });
+    expect(generate({ sample: '"héllo 😀"' }, 'draft-07').schema).toEqual({
+      $schema: DRAFT_07,
+      type: 'string',
+    });
+    expect(generate({ sample: 'null' }, 'draft-07').schema).toEqual({ $schema: DRAFT_07, type: 'null' });
     const sample = JSON.parse('{"__proto__": {"x": 1}, "ключ": "значение", "😀": 1}');
-    const { schema: s } = run({ sample }, 'draft-07');
+    const { schema: s } = generate({ sample }, 'draft-07');
     expect(Object.keys(propsOf(s))).toEqual(['__proto__', 'ключ', '😀']);
     expect(Object.getPrototypeOf(s.properties)).toBe(Object.prototype);
     const proto = Object.getOwnPropertyDescriptor(s.properties, '__proto__')?.value;
@@ -124,12 +120,12 @@ describe('schema-generator draft-07 mode', () => {
   });
 
   it('is deterministic', () => {
-    expect(run({ sample: PERSON }, 'strict')).toEqual(run({ sample: PERSON }, 'strict'));
+    expect(generate({ sample: PERSON }, 'strict')).toEqual(generate({ sample: PERSON }, 'strict'));
   });
 });
 
 describe('schema-generator strict mode', () => {
-  const { schema, warnings } = run({ sample: PERSON, title: 'Person' }, 'strict');
+  const { schema, warnings } = generate({ sample: PERSON, title: 'Person' }, 'strict');
   const props = propsOf(schema);
 
   it('requires every property and closes every object', () => {
@@ -170,7 +166,7 @@ describe('schema-generator strict mode', () => {
   });
 
   it('uses anyOf for a nullable object and warns when the root is not an object', () => {
-    const { schema: s, warnings: w } = run({ sample: [{ a: { b: 1 } }, { a: null }] }, 'strict');
+    const { schema: s, warnings: w } = generate({ sample: [{ a: { b: 1 } }, { a: null }] }, 'strict');
     const a = (s.items as { properties: Props }).properties.a as { anyOf: unknown[] };
     expect(a.anyOf).toEqual([
       {
@@ -183,39 +179,5 @@ describe('schema-generator strict mode', () => {
     ]);
     expect(strictViolations(s)).toEqual([]);
     expect(w).toEqual([expect.stringMatching(/root schema to be an object/)]);
-  });
-});
-
-describe('schema-generator merge mode', () => {
-  const samples = [
-    { id: 1, name: 'a', tags: ['x'], meta: { v: 1 } },
-    { id: 2, name: 'b', note: 'only here', meta: { v: 2.5, w: true } },
-    { id: '3', name: 'c', tags: [], meta: { v: 3 } },
-  ];
-  const result = run({ sample: samples, title: 'Merged' }, 'merge');
-  const props = propsOf(result.schema);
-
-  it('requires what every sample has and unions differing types', () => {
-    expect(result.samples).toBe(3);
-    expect(result.schema).toMatchObject({ $schema: DRAFT_07, title: 'Merged', type: 'object' });
-    expect(result.schema.required).toEqual(['id', 'name', 'meta']);
-    expect(props.id).toEqual({ type: ['string', 'integer'] });
-    expect(props.meta).toEqual({
-      type: 'object',
-      properties: { v: { type: 'number' }, w: { type: 'boolean' } },
-      required: ['v'],
-    });
-  });
-
-  it('validates every sample and rejects a document missing a required key (ajv oracle)', () => {
-    const validate = compile(result.schema);
-    for (const sample of samples) expect(validate(sample)).toBe(true);
-    expect(validate({ id: 4, meta: { v: 1 } })).toBe(false);
-    expect(validate({ id: true, name: 'd', meta: { v: 1 } })).toBe(false);
-  });
-
-  it('needs a non-empty array of samples', () => {
-    expect(thrown(() => run({ sample: { a: 1 } }, 'merge')).message).toMatch(/array of one or more/);
-    expect(thrown(() => run({ sample: '[]' }, 'merge')).code).toBe('INVALID_INPUT');
   });
 });

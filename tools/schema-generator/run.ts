@@ -1,14 +1,10 @@
 import type { ToolInput } from '../../src/shared/tool-def.js';
-import { parseJsonField, ToolInputError, unsupported } from '../../src/shared/tool-error.js';
+import { parseJsonField, ToolInputError } from '../../src/shared/tool-error.js';
 import { emit, type Schema } from './emit.js';
 import { type Budget, emptySummary, fold } from './infer.js';
 import { openAiLimitWarnings } from './openai-limits.js';
 
 export const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
-export const MODES = ['draft-07', 'strict', 'merge'];
-/** Upper bound on JSON text handed to run() directly (the API's inputMaxBytes is smaller). */
-export const MAX_SAMPLE_CHARS = 1_048_576;
-export const MAX_TITLE_CHARS = 200;
 const MAX_LISTED_PATHS = 10;
 
 export interface SchemaResult {
@@ -20,26 +16,10 @@ export interface SchemaResult {
   warnings: string[];
 }
 
-function readSample(value: unknown): unknown {
-  if (value === undefined) throw new ToolInputError('sample is required: a JSON value or JSON text');
-  if (typeof value === 'string' && value.length > MAX_SAMPLE_CHARS) {
-    throw new ToolInputError(`sample is too long: more than ${MAX_SAMPLE_CHARS} characters`);
-  }
-  return parseJsonField(value, 'sample');
-}
-
-function readTitle(value: unknown): string | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string' || value.length > MAX_TITLE_CHARS) {
-    throw new ToolInputError(`title must be a string of at most ${MAX_TITLE_CHARS} characters`);
-  }
-  return value;
-}
-
+/** Input as the schema in tool.ts passed it: a sample (JSON text within its length) and a string title. */
 export default function run(input: ToolInput, mode: string): SchemaResult {
-  if (!MODES.includes(mode)) throw unsupported('mode', mode, MODES);
-  const sample = readSample(input.sample);
-  const title = readTitle(input.title);
+  const sample = parseJsonField(input.sample, 'sample');
+  const title = input.title as string | undefined;
 
   const root = emptySummary();
   const budget: Budget = { nodes: 0, maxDepth: 0 };
@@ -55,6 +35,7 @@ export default function run(input: ToolInput, mode: string): SchemaResult {
   }
 
   const options = { strict: mode === 'strict', nullable: [] as string[] };
+  // An empty title (`?b=`) means none.
   const schema: Schema = { $schema: DRAFT_07, ...(title ? { title } : {}), ...emit(root, options) };
   const warnings: string[] = [];
   if (options.strict && (schema.type !== 'object' || root.nulls > 0)) {

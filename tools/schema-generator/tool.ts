@@ -1,5 +1,40 @@
 import { defineTool } from '../../src/shared/tool-def.js';
 
+/** The contract run.ts relies on; the input schema below enforces it before a run. */
+export const MODES = ['draft-07', 'strict', 'merge'] as const;
+export const MAX_SAMPLE_CHARS = 262144;
+export const MAX_TITLE_CHARS = 200;
+
+/** The result of every mode (MCP outputSchema). */
+const OUTPUT = {
+  type: 'object',
+  properties: {
+    schema: {
+      type: 'object',
+      description: 'The inferred JSON Schema (draft-07)',
+      properties: {
+        $schema: { const: 'http://json-schema.org/draft-07/schema#' },
+        title: { type: 'string', description: 'The title given' },
+      },
+      required: ['$schema'],
+      additionalProperties: true,
+    },
+    mode: { type: 'string', enum: [...MODES], description: 'The mode that ran' },
+    samples: {
+      type: 'integer',
+      minimum: 1,
+      description: 'Samples merged: the array length in merge mode, else 1',
+    },
+    warnings: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Notes, e.g. why OpenAI may still refuse a strict schema',
+    },
+  },
+  required: ['schema', 'mode', 'samples', 'warnings'],
+  additionalProperties: false,
+};
+
 export default defineTool({
   id: 'schema-generator',
   name: 'JSON Schema Generator',
@@ -21,7 +56,7 @@ export default defineTool({
   tags: ['json', 'json-schema', 'llm'],
   riskClass: 'L',
   policy: { limit: 60, burst: 20, windowSec: 60, inputMaxBytes: 262144, timeoutMs: 2000 },
-  modes: ['draft-07', 'strict', 'merge'],
+  modes: [...MODES],
   modeField: 'mode',
   fields: { a: 'sample', b: 'title', c: null },
   input: {
@@ -29,15 +64,16 @@ export default defineTool({
     properties: {
       sample: {
         type: ['object', 'array', 'string', 'number', 'boolean', 'null'],
-        maxLength: 262144,
+        maxLength: MAX_SAMPLE_CHARS,
         description:
           'A JSON value, or JSON text (a string is parsed as JSON); in merge mode an array of samples',
       },
-      title: { type: 'string', maxLength: 200, description: 'Optional title of the root schema' },
+      title: { type: 'string', maxLength: MAX_TITLE_CHARS, description: 'Optional title of the root schema' },
     },
     required: ['sample'],
     additionalProperties: false,
   },
+  output: OUTPUT,
   semanticFields: {
     sample:
       'JSON sample to infer the schema from: a JSON value, or JSON text (strings are parsed as JSON). In merge mode, a JSON array whose elements are the samples. At most 64 levels deep and 200,000 values',

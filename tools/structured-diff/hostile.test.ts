@@ -1,7 +1,8 @@
 /** Inputs a careless diff gets wrong: prototype-named keys, numbers a double cannot hold, slow YAML. */
 import jsonpatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
-import { diff, failure } from './test-helpers.js';
+import { expectToolError } from '../_shared/test-helpers.js';
+import { diff } from './test-helpers.js';
 
 describe('structured-diff with hostile keys', () => {
   it('diffs keys named constructor and prototype as plain data (was an internal error)', async () => {
@@ -50,7 +51,7 @@ describe('structured-diff with numbers a double cannot hold', () => {
   });
 
   it('refuses a number past the float range with a message that says why', async () => {
-    const err = await failure(diff('{"x": 1e400}', '{}'));
+    const err = await expectToolError(diff('{"x": 1e400}', '{}'), 'INVALID_INPUT');
     expect(err.message).toBe('left has Infinity at /x: numbers must fit a 64-bit float (at most ~1.8e308)');
   });
 });
@@ -58,7 +59,7 @@ describe('structured-diff with numbers a double cannot hold', () => {
 describe('structured-diff on large text that is neither JSON nor YAML', () => {
   // The YAML reader used to collect every error (seconds to minutes); now it stops at the first.
   it('refuses it, naming the first error', async () => {
-    const err = await failure(diff('"'.repeat(400_000), '1'));
-    expect(err.message).toMatch(/^left is neither valid JSON nor valid YAML: .* at line 1, column \d+$/);
+    const message = /^left is neither valid JSON nor valid YAML: .* at line 1, column \d+$/;
+    await expectToolError(diff('"'.repeat(400_000), '1'), 'INVALID_INPUT', message);
   });
 });

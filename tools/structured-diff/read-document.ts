@@ -5,8 +5,8 @@ import { ToolInputError } from '../../src/shared/tool-error.js';
 import { parseYamlFailFast, type YamlOptions } from '../_shared/yaml-fail-fast.js';
 import { findDuplicateKey, yamlDepthExceeds } from '../_shared/yaml-guards.js';
 import { inexactJsonNumbers, inexactYamlNumbers } from './precision.js';
+import { MAX_DOCUMENT_BYTES } from './tool.js';
 
-export const MAX_BYTES = 524288;
 export const MAX_DEPTH = 100;
 export const MAX_NODES = 1_000_000;
 /** Alias expansions allowed: real files use a few; alias bombs need thousands. */
@@ -94,14 +94,15 @@ function parseYaml(text: string, field: string): { value: unknown; inexact: stri
   }
 }
 
+/** A document the input schema passed: present, and as text at most MAX_DOCUMENT_BYTES characters. */
 export function readDocument(value: unknown, field: 'left' | 'right'): ReadDocument {
-  if (value === undefined) throw new ToolInputError(`${field} is required`);
   if (typeof value !== 'string') {
     checkJson(value, field);
     return { value, source: 'value', inexact: [] };
   }
-  if (Buffer.byteLength(value, 'utf8') > MAX_BYTES) {
-    throw new ToolInputError(`${field} is larger than ${MAX_BYTES} bytes`);
+  // Characters are the schema's; multi-byte ones can still make the text too large.
+  if (Buffer.byteLength(value, 'utf8') > MAX_DOCUMENT_BYTES) {
+    throw new ToolInputError(`${field} is larger than ${MAX_DOCUMENT_BYTES} bytes`);
   }
   const text = value.startsWith('\uFEFF') ? value.slice(1) : value;
   if (text.trim() === '') {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import run from './run.js';
-import { diff, failure } from './test-helpers.js';
+import { expectToolError } from '../_shared/test-helpers.js';
+import { diff, structuredDiff } from './test-helpers.js';
 
 describe('structured-diff summary', () => {
   it('lists changes by JSON Pointer with old and new values', async () => {
@@ -73,9 +73,11 @@ describe('structured-diff summary', () => {
 
   it('refuses patch mode rather than return part of a patch', async () => {
     const left = JSON.stringify(new Array(120_000).fill(0));
-    const err = await failure(diff(left, '[]', 'patch'));
-    expect(err.code).toBe('INVALID_INPUT');
-    expect(err.message).toMatch(/120000 operations, more than the 100000/);
+    await expectToolError(
+      diff(left, '[]', 'patch'),
+      'INVALID_INPUT',
+      /120000 operations, more than the 100000/,
+    );
     const summary = await diff(left, '[]');
     expect(summary).toMatchObject({ truncated: true, stats: { added: 0, removed: 120_000, changed: 0 } });
     expect(summary.changes[0]).toEqual({ op: 'remove', path: '/119999', oldValue: 0 });
@@ -95,24 +97,34 @@ describe('structured-diff summary', () => {
 
 describe('structured-diff input errors', () => {
   it('refuses an unknown mode', async () => {
-    const err = await failure(Promise.resolve().then(() => run({ left: '1', right: '2' }, 'unified')));
-    expect(err.code).toBe('UNSUPPORTED_OPTION');
-    expect(err.message).toContain('summary, patch');
+    await expectToolError(
+      structuredDiff({ left: '1', right: '2' }, 'unified'),
+      'UNSUPPORTED_OPTION',
+      'summary, patch',
+    );
   });
 
   it('refuses missing, empty, unparseable and oversized documents', async () => {
-    expect((await failure(diff(undefined, '1'))).message).toBe('left is required');
-    expect((await failure(diff('1', '  '))).message).toMatch(/^right is empty/);
-    const bad = await failure(diff('a: [', '1'));
-    expect(bad.code).toBe('INVALID_INPUT');
-    expect(bad.message).toMatch(/^left is neither valid JSON nor valid YAML/);
-    expect((await failure(diff('1', 'x'.repeat(524_289)))).message).toMatch(/right is larger than/);
+    await expectToolError(diff(undefined, '1'), 'INVALID_INPUT', /^left is required$/);
+    await expectToolError(diff('1', '  '), 'INVALID_INPUT', /^right is empty/);
+    await expectToolError(diff('a: [', '1'), 'INVALID_INPUT', /^left is neither valid JSON nor valid YAML/);
+    // The schema bounds the characters; the tool bounds the UTF-8 bytes of multi-byte text.
+    await expectToolError(
+      diff('1', 'x'.repeat(524_289)),
+      'INVALID_INPUT',
+      /^right must NOT have more than 524288 characters/,
+    );
+    await expectToolError(
+      diff('1', 'é'.repeat(300_000)),
+      'INVALID_INPUT',
+      /right is larger than 524288 bytes/,
+    );
   });
 
   it('refuses several YAML documents and non-JSON YAML values', async () => {
-    expect((await failure(diff('a: 1\n---\nb: 2\n', '1'))).message).toMatch(/2 YAML documents/);
-    expect((await failure(diff('a: .inf', '1'))).message).toMatch(/Infinity at \/a/);
-    expect((await failure(diff('1', 'a: 1\nb: 2\na: 3\n'))).message).toMatch(/right .* "a" appears twice/);
+    await expectToolError(diff('a: 1\n---\nb: 2\n', '1'), 'INVALID_INPUT', /2 YAML documents/);
+    await expectToolError(diff('a: .inf', '1'), 'INVALID_INPUT', /Infinity at \/a/);
+    await expectToolError(diff('1', 'a: 1\nb: 2\na: 3\n'), 'INVALID_INPUT', /right .* "a" appears twice/);
   });
 
   it('refuses YAML alias bombs and deep nesting', async () => {
@@ -120,13 +132,15 @@ describe('structured-diff input errors', () => {
     for (const [prev, name] of ['ab', 'bc', 'cd', 'de', 'ef', 'fg', 'gh']) {
       bomb += `${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]\n`;
     }
-    expect((await failure(diff(bomb, '1'))).message).toMatch(/aliases expand too much/);
-    expect((await failure(diff(`${'['.repeat(5000)}${']'.repeat(5000)}`, '1'))).message).toMatch(
+    await expectToolError(diff(bomb, '1'), 'INVALID_INPUT', /aliases expand too much/);
+    await expectToolError(
+      diff(`${'['.repeat(5000)}${']'.repeat(5000)}`, '1'),
+      'INVALID_INPUT',
       /nested deeper/,
     );
-    expect((await failure(diff(`${'- '.repeat(5000)}x`, '1'))).message).toMatch(/nested deeper/);
+    await expectToolError(diff(`${'- '.repeat(5000)}x`, '1'), 'INVALID_INPUT', /nested deeper/);
     let deep: unknown = 1;
     for (let i = 0; i < 200; i++) deep = [deep];
-    expect((await failure(diff(deep, 1))).message).toMatch(/left is nested deeper than 100/);
+    await expectToolError(diff(deep, 1), 'INVALID_INPUT', /left is nested deeper than 100/);
   });
 });

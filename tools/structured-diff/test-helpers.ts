@@ -1,8 +1,9 @@
-/** Shared helpers of this tool's tests (no vitest import: the build compiles this file too). */
+/** Shared helpers of this tool's tests. */
 import jsonpatch from 'fast-json-patch';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { toolRunner } from '../_shared/test-helpers.js';
 import type { Change, PatchOperation } from './diff.js';
 import run from './run.js';
+import tool from './tool.js';
 
 export interface DiffResult {
   equal: boolean;
@@ -13,21 +14,13 @@ export interface DiffResult {
   patch?: PatchOperation[];
 }
 
+/** The tool as the service runs it: input through its schema first. */
+export const structuredDiff = toolRunner(tool, run);
 export const diff = async (left: unknown, right: unknown, mode = 'summary'): Promise<DiffResult> =>
-  (await run({ left, right }, mode)) as DiffResult;
+  (await structuredDiff({ left, right }, mode)) as DiffResult;
 
 /** The oracle: fast-json-patch applies the patch to a deep clone of left. */
 export function applyTo(left: unknown, patch: PatchOperation[]): unknown {
   return jsonpatch.applyPatch(jsonpatch.deepClone(left), patch as jsonpatch.Operation[], true, true)
     .newDocument;
-}
-
-/** Resolves to the ToolInputError a call rejects with (throws if it resolves). */
-export async function failure(promise: Promise<unknown>): Promise<ToolInputError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (err instanceof ToolInputError) return err;
-  throw new Error(`expected a ToolInputError, got ${err === undefined ? 'a result' : String(err)}`);
 }

@@ -1,13 +1,86 @@
 import { defineTool } from '../../src/shared/tool-def.js';
 
-export const MODES = ['summary', 'patch'];
+/** The contract run.ts relies on; the input schema below enforces it before a run. */
+export const MODES = ['summary', 'patch'] as const;
+/** Largest document text, in UTF-8 bytes (the schema bounds its characters by the same number). */
+export const MAX_DOCUMENT_BYTES = 524288;
 
 /** A field that is JSON/YAML text, or (on POST) the JSON value itself. */
 const documentField = (description: string) => ({
   type: ['string', 'object', 'array', 'number', 'boolean', 'null'],
-  maxLength: 524288,
+  maxLength: MAX_DOCUMENT_BYTES,
   description,
 });
+
+const OP = { type: 'string', enum: ['add', 'remove', 'replace'], description: 'RFC 6902 operation' };
+const POINTER = {
+  type: 'string',
+  pattern: '^(/([^~/]|~[01])*)*$',
+  description: 'JSON Pointer (RFC 6901); empty for the root',
+};
+
+/** The result of both modes (MCP outputSchema); patch mode adds patch. */
+const OUTPUT = {
+  type: 'object',
+  properties: {
+    equal: { type: 'boolean', description: 'true when the documents hold the same data' },
+    changes: {
+      type: 'array',
+      maxItems: 1000,
+      description: 'The changes (at most 1000; stats counts all)',
+      items: {
+        type: 'object',
+        properties: {
+          op: OP,
+          path: POINTER,
+          oldValue: { description: 'remove, replace: the value in left' },
+          newValue: { description: 'add, replace: the value in right' },
+        },
+        required: ['op', 'path'],
+        additionalProperties: false,
+      },
+    },
+    stats: {
+      type: 'object',
+      description: 'Counts of every change',
+      properties: {
+        added: { type: 'integer', minimum: 0 },
+        removed: { type: 'integer', minimum: 0 },
+        changed: { type: 'integer', minimum: 0 },
+      },
+      required: ['added', 'removed', 'changed'],
+      additionalProperties: false,
+    },
+    truncated: { type: 'boolean', description: 'true when changes lists fewer than stats counts' },
+    formats: {
+      type: 'object',
+      description: 'How each document was read: json or yaml text, or a JSON value',
+      properties: {
+        left: { type: 'string', enum: ['json', 'yaml', 'value'] },
+        right: { type: 'string', enum: ['json', 'yaml', 'value'] },
+      },
+      required: ['left', 'right'],
+      additionalProperties: false,
+    },
+    warnings: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Numbers a 64-bit float cannot hold exactly (only when there are any)',
+    },
+    patch: {
+      type: 'array',
+      description: 'patch mode: the RFC 6902 JSON Patch turning left into right',
+      items: {
+        type: 'object',
+        properties: { op: OP, path: POINTER, value: { description: 'add, replace: the new value' } },
+        required: ['op', 'path'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['equal', 'changes', 'stats', 'truncated', 'formats'],
+  additionalProperties: false,
+};
 
 export default defineTool({
   id: 'structured-diff',
@@ -29,7 +102,7 @@ export default defineTool({
   riskClass: 'L',
   hasApi: true,
   policy: { limit: 60, burst: 20, windowSec: 60, inputMaxBytes: 524288, timeoutMs: 3000 },
-  modes: MODES,
+  modes: [...MODES],
   modeField: 'mode',
   fields: { a: 'left', b: 'right', c: null },
   input: {
@@ -41,6 +114,7 @@ export default defineTool({
     required: ['left', 'right'],
     additionalProperties: false,
   },
+  output: OUTPUT,
   semanticFields: {
     left: 'The original document: JSON or YAML text (a string is always parsed), or a JSON object/array on POST',
     right: 'The document to compare with left, in the same forms',

@@ -1,19 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { expectToolError, toolRunner } from '../_shared/test-helpers.js';
 import run from './run.js';
+import tool from './tool.js';
+
+const sov = toolRunner(tool, run);
 
 type Out = { valid: boolean; errors: { path: string; keyword: string; message: string }[] };
 const validate = async (schema: unknown, target: unknown) =>
-  (await run({ schema, target }, 'validate')) as Out;
-const check = async (schema: unknown) => (await run({ schema }, 'schema')) as Out;
-const refusal = (schema: unknown, target: unknown = '5') =>
-  validate(schema, target).then(
-    () => expect.unreachable('accepted'),
-    (e: unknown) => {
-      expect(e).toBeInstanceOf(ToolInputError);
-      return (e as Error).message;
-    },
-  );
+  (await sov({ schema, target }, 'validate')) as Out;
+const check = async (schema: unknown) => (await sov({ schema }, 'schema')) as Out;
+const refusal = async (schema: unknown, target: unknown = '5') =>
+  (await expectToolError(validate(schema, target), 'INVALID_INPUT')).message;
 
 /** Definitions d0..dn-1, each applying d(i+1) twice to the same value; dn is a string. */
 const doubling = (n: number) => {

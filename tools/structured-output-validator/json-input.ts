@@ -1,12 +1,13 @@
 /**
  * Reading the `schema` and `target` fields: JSON text or a JSON value, with bounds on
- * size, depth and node count so that later recursive steps (ajv compile, validation)
- * cannot overflow the stack or run away on a huge value handed to run() directly.
+ * depth, node count and inner strings so that later recursive steps (ajv compile,
+ * validation) cannot overflow the stack or run away. The length of a text field is the
+ * input schema's (tool.ts), checked before the run.
  */
 import { ToolInputError } from '../../src/shared/tool-error.js';
 import { findJsonErrorOffset } from './json-locate.js';
+import { MAX_FIELD_CHARS } from './tool.js';
 
-export const MAX_FIELD_CHARS = 1_048_576;
 export const MAX_SCHEMA_DEPTH = 128;
 export const MAX_TARGET_DEPTH = 512;
 const MAX_NODES = 1_000_000;
@@ -41,17 +42,9 @@ export function describeJsonError(text: string, err: unknown, whole = text, offs
   return `${bare} (line ${line}, column ${column})`;
 }
 
-export function checkTextSize(text: string, field: string): void {
-  if (text.length > MAX_FIELD_CHARS) {
-    throw new ToolInputError(`${field} is too large: ${text.length} characters (max ${MAX_FIELD_CHARS})`);
-  }
-}
-
 /** Parses a field given as JSON text, or takes a JSON value as is. */
 export function readJsonField(value: unknown, field: string, hint = ''): unknown {
-  if (value === undefined) throw new ToolInputError(`${field} is required`);
   if (typeof value !== 'string') return value;
-  checkTextSize(value, field);
   const text = value.replace(/^\uFEFF/, '');
   if (text.trim() === '') throw new ToolInputError(`${field} is empty: give JSON text or a JSON value`);
   try {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { expectToolError, toolRunner } from '../_shared/test-helpers.js';
 import run from './run.js';
+import tool from './tool.js';
+
+const sov = toolRunner(tool, run);
 
 const SCHEMA = { type: 'object', properties: { answer: { type: 'integer' } }, required: ['answer'] };
 
@@ -13,7 +16,7 @@ type Lenient = {
   candidates?: number;
 };
 const lenient = async (target: unknown, schema: unknown = SCHEMA) =>
-  (await run({ schema, target }, 'lenient')) as Lenient;
+  (await sov({ schema, target }, 'lenient')) as Lenient;
 
 describe('lenient mode', () => {
   it('takes a whole JSON text as raw', async () => {
@@ -101,7 +104,7 @@ describe('lenient mode', () => {
   });
 
   it('still requires the target and refuses an empty one gently', async () => {
-    await expect(run({ schema: SCHEMA }, 'lenient')).rejects.toBeInstanceOf(ToolInputError);
+    await expectToolError(sov({ schema: SCHEMA }, 'lenient'), 'INVALID_INPUT', /^target is required/);
     expect((await lenient('   ')).errors[0]?.message).toMatch(/empty/);
   });
 

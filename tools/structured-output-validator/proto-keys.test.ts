@@ -1,6 +1,10 @@
 import { Ajv } from 'ajv';
 import { afterEach, describe, expect, it } from 'vitest';
+import { toolRunner } from '../_shared/test-helpers.js';
 import run from './run.js';
+import def from './tool.js';
+
+const sov = toolRunner(def, run);
 
 /**
  * A key named `__proto__` is data like any other. ajv 8 skips it in `properties`,
@@ -28,7 +32,7 @@ function oracle(schema: string, target: string, alias = ALIAS): Out {
 
 async function tool(schema: string, target: string, mode: 'validate' | 'lenient'): Promise<Out> {
   const text = mode === 'lenient' ? `Here you are:\n\`\`\`json\n${target}\n\`\`\`\nDone.` : target;
-  const out = (await run({ schema, target: text }, mode)) as Out;
+  const out = (await sov({ schema, target: text }, mode)) as Out;
   return { valid: out.valid, errors: sorted(out.errors) };
 }
 
@@ -148,7 +152,7 @@ describe('a property named __proto__ is validated like any other', () => {
     const ajv = new Ajv({ allErrors: true, strict: false, ownProperties: true, logger: false });
     const plain = ajv.compile(JSON.parse(schema.replace('__proto__', ALIAS)));
     plain(JSON.parse(target.replace('__proto__', ALIAS)));
-    const out = (await run({ schema, target }, 'validate')) as Out;
+    const out = (await sov({ schema, target }, 'validate')) as Out;
     expect(out.errors.map((e) => e.schemaPath)).toEqual(
       plain.errors?.map((e) => e.schemaPath.replace(ALIAS, '__proto__')),
     );
@@ -158,18 +162,18 @@ describe('a property named __proto__ is validated like any other', () => {
     const schema = JSON.parse('{"properties":{"__proto__":{"properties":{"polluted":{"const":1}}}}}');
     const target = JSON.parse('{"__proto__":{"polluted":2}}');
     const before = JSON.stringify([schema, target]);
-    const out = (await run({ schema, target }, 'validate')) as Out;
+    const out = (await sov({ schema, target }, 'validate')) as Out;
     expect(out.errors.map((e) => e.path)).toEqual(['/__proto__/polluted']);
-    expect((await run({ schema, target }, 'lenient')) as Out).toMatchObject({ valid: false });
+    expect((await sov({ schema, target }, 'lenient')) as Out).toMatchObject({ valid: false });
     expect(JSON.stringify([schema, target])).toBe(before);
     expect(Object.hasOwn(schema.properties, '__proto__')).toBe(true);
   });
 
   it('mode schema checks the subschema of a __proto__ property', async () => {
-    const bad = (await run({ schema: '{"properties":{"__proto__":{"type":5}}}' }, 'schema')) as Out;
+    const bad = (await sov({ schema: '{"properties":{"__proto__":{"type":5}}}' }, 'schema')) as Out;
     expect(bad.valid).toBe(false);
     expect(bad.errors[0]?.path).toBe('/properties/__proto__/type');
     const good = '{"properties":{"__proto__":{"type":"number"}},"dependencies":{"__proto__":["a"]}}';
-    expect(((await run({ schema: good }, 'schema')) as Out).valid).toBe(true);
+    expect(((await sov({ schema: good }, 'schema')) as Out).valid).toBe(true);
   });
 });

@@ -3,22 +3,15 @@
  * draft-07 schema with ajv, or check a schema / LLM tool schema itself.
  */
 import type { ToolInput } from '../../src/shared/tool-def.js';
-import { ToolInputError, unsupported } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '../../src/shared/tool-error.js';
 import { checkSchema } from './check-schema.js';
 import { extractJson } from './extract-json.js';
-import {
-  checkJsonShape,
-  checkTextSize,
-  MAX_SCHEMA_DEPTH,
-  MAX_TARGET_DEPTH,
-  readJsonField,
-} from './json-input.js';
-import { getValidator, runValidator } from './validator-cache.js';
-
-export const MODES = ['validate', 'lenient', 'schema'] as const;
+import { checkJsonShape, MAX_SCHEMA_DEPTH, MAX_TARGET_DEPTH, readJsonField } from './json-input.js';
+import { type CachedValidator, getValidator, runValidator } from './validator-cache.js';
 
 const NOT_JSON_HINT = "; use mode 'lenient' to pull the JSON out of prose or code fences";
 
+/** The schema cannot require target: schema mode goes without it. */
 function requireTarget(input: ToolInput, mode: string): unknown {
   if (input.target === undefined) {
     throw new ToolInputError(`target is required in ${mode} mode (mode 'schema' checks the schema alone)`);
@@ -26,10 +19,8 @@ function requireTarget(input: ToolInput, mode: string): unknown {
   return input.target;
 }
 
-async function validateMode(input: ToolInput) {
-  const validator = getValidator(input.schema);
-  const data = readJsonField(requireTarget(input, 'validate'), 'target', NOT_JSON_HINT);
-  checkJsonShape(data, 'target', MAX_TARGET_DEPTH);
+/** Validates a JSON value already read and shape-checked. */
+async function verdict(validator: CachedValidator, data: unknown) {
   const result = await runValidator(validator.validate, data);
   return {
     valid: result.valid,
@@ -40,12 +31,18 @@ async function validateMode(input: ToolInput) {
   };
 }
 
+async function validateMode(input: ToolInput) {
+  const validator = getValidator(input.schema);
+  const data = readJsonField(requireTarget(input, 'validate'), 'target', NOT_JSON_HINT);
+  checkJsonShape(data, 'target', MAX_TARGET_DEPTH);
+  return verdict(validator, data);
+}
+
 async function lenientMode(input: ToolInput) {
   const validator = getValidator(input.schema);
   const target = requireTarget(input, 'lenient');
   let extraction: ReturnType<typeof extractJson>;
   if (typeof target === 'string') {
-    checkTextSize(target, 'target');
     extraction = extractJson(target);
   } else {
     // Already a JSON value (POST body): nothing to extract.
@@ -65,13 +62,8 @@ async function lenientMode(input: ToolInput) {
     };
   }
   checkJsonShape(extraction.value, 'target', MAX_TARGET_DEPTH);
-  const result = await runValidator(validator.validate, extraction.value);
   return {
-    valid: result.valid,
-    errors: result.issues,
-    errorCount: result.count,
-    truncated: result.count > result.issues.length,
-    kind: validator.kind,
+    ...(await verdict(validator, extraction.value)),
     extractedFrom: extraction.from,
     extracted: extraction.text,
     extractedRange: { start: extraction.start, end: extraction.end },
@@ -85,16 +77,14 @@ function schemaMode(input: ToolInput) {
   return checkSchema(doc);
 }
 
+/** Input as the schema in tool.ts passed it: a schema present, text fields within their length. */
 export default async function run(input: ToolInput, mode: string): Promise<unknown> {
-  if (typeof input !== 'object' || input === null) throw new ToolInputError('input must be an object');
   switch (mode) {
-    case 'validate':
-      return validateMode(input);
     case 'lenient':
       return lenientMode(input);
     case 'schema':
       return schemaMode(input);
     default:
-      throw unsupported('mode', mode, MODES);
+      return validateMode(input);
   }
 }

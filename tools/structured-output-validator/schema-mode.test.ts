@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { expectToolError, toolRunner } from '../_shared/test-helpers.js';
 import run from './run.js';
+import tool from './tool.js';
+
+const sov = toolRunner(tool, run);
 
 type Check = {
   valid: boolean;
@@ -9,7 +12,7 @@ type Check = {
   errors: { path: string; keyword: string; message: string; params?: Record<string, unknown> }[];
   errorCount: number;
 };
-const check = async (schema: unknown) => (await run({ schema }, 'schema')) as Check;
+const check = async (schema: unknown) => (await sov({ schema }, 'schema')) as Check;
 const paths = (c: Check) => c.errors.map((e) => `${e.path} ${e.keyword}`);
 
 const PARAMS = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
@@ -18,7 +21,7 @@ describe('schema mode: JSON Schema', () => {
   it('accepts a valid draft-07 schema (text or value) and ignores target', async () => {
     const ok = { valid: true, kind: 'json-schema', errors: [], errorCount: 0, truncated: false };
     expect(await check(JSON.stringify(PARAMS))).toEqual(ok);
-    expect(await run({ schema: PARAMS, target: 'not json at all' }, 'schema')).toEqual(ok);
+    expect(await sov({ schema: PARAMS, target: 'not json at all' }, 'schema')).toEqual(ok);
     expect(await check(false)).toEqual(ok);
   });
 
@@ -65,12 +68,7 @@ describe('schema mode: JSON Schema', () => {
   });
 
   it('still needs valid JSON text', async () => {
-    await expect(check('{"type": }')).rejects.toSatisfy(
-      (e) =>
-        e instanceof ToolInputError &&
-        e.code === 'INVALID_INPUT' &&
-        /^schema is not valid JSON/.test(e.message),
-    );
+    await expectToolError(check('{"type": }'), 'INVALID_INPUT', /^schema is not valid JSON/);
   });
 });
 

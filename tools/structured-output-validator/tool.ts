@@ -1,7 +1,63 @@
 import { defineTool } from '../../src/shared/tool-def.js';
 
-/** Generous hard cap per text field; the policy's inputMaxBytes (256 KiB by default) is the real gate. */
-const MAX_FIELD_CHARS = 1_048_576;
+/** The contract run.ts relies on; the input schema below enforces it before a run. */
+export const MODES = ['validate', 'lenient', 'schema'] as const;
+/**
+ * Generous hard cap per text field (and per string inside a JSON value); the policy's
+ * inputMaxBytes (256 KiB by default) is the real gate.
+ */
+export const MAX_FIELD_CHARS = 1_048_576;
+
+const ISSUE = {
+  type: 'object',
+  properties: {
+    path: {
+      type: 'string',
+      description: 'JSON Pointer of the problem (in the target; in schema mode, the schema)',
+    },
+    keyword: { type: 'string', description: 'The failing keyword, e.g. required, type, json' },
+    message: { type: 'string', description: 'What is wrong' },
+    params: { type: 'object', description: "The keyword's details (ajv params)" },
+    schemaPath: { type: 'string', description: 'Where in the schema the keyword is' },
+  },
+  required: ['path', 'keyword', 'message'],
+  additionalProperties: false,
+};
+
+/** The result of every mode (MCP outputSchema): the verdict, plus the extraction in lenient mode. */
+const OUTPUT = {
+  type: 'object',
+  properties: {
+    valid: {
+      type: 'boolean',
+      description: 'validate, lenient: the target fits; schema: the schema is valid',
+    },
+    errors: { type: 'array', maxItems: 100, items: ISSUE, description: 'The problems (at most 100)' },
+    errorCount: { type: 'integer', minimum: 0, description: 'All problems found' },
+    truncated: { type: 'boolean', description: 'true when errors lists fewer than errorCount' },
+    kind: {
+      type: 'string',
+      enum: ['json-schema', 'openai-function', 'function-declaration', 'anthropic-tool', 'mcp-tool'],
+      description: 'What the schema document is: a JSON Schema or an LLM tool definition wrapping one',
+    },
+    name: { type: 'string', description: 'schema mode: the tool name of a tool definition' },
+    extractedFrom: {
+      enum: ['raw', 'code-fence', 'embedded', null],
+      description: 'lenient: where the JSON was found; null when none was',
+    },
+    extracted: { type: ['string', 'null'], description: 'lenient: the JSON text validated, or null' },
+    extractedRange: {
+      type: 'object',
+      description: 'lenient: where the JSON text lies in target (UTF-16 offsets)',
+      properties: { start: { type: 'integer', minimum: 0 }, end: { type: 'integer', minimum: 0 } },
+      required: ['start', 'end'],
+      additionalProperties: false,
+    },
+    candidates: { type: 'integer', minimum: 0, description: 'lenient: JSON candidates found in the text' },
+  },
+  required: ['valid', 'errors', 'errorCount', 'truncated', 'kind'],
+  additionalProperties: false,
+};
 
 export default defineTool({
   id: 'structured-output-validator',
@@ -26,7 +82,7 @@ export default defineTool({
   riskClass: 'M',
   hasApi: true,
   policy: { limit: 30, burst: 10, windowSec: 60, inputMaxBytes: 262144, timeoutMs: 4000 },
-  modes: ['validate', 'lenient', 'schema'],
+  modes: [...MODES],
   modeField: 'mode',
   fields: { a: 'schema', b: 'target', c: null },
   input: {
@@ -48,6 +104,7 @@ export default defineTool({
     required: ['schema'],
     additionalProperties: false,
   },
+  output: OUTPUT,
   semanticFields: {
     schema:
       'The JSON Schema (draft-07) as JSON text or a JSON value. An OpenAI function ({type:"function",function:{name,parameters}} or {name,parameters}), an Anthropic tool ({name,input_schema}) or an MCP tool ({name,inputSchema}) is accepted too: its parameters schema is used.',

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ToolInputError } from '../../src/shared/tool-error.js';
-import { checkJsonShape, checkTextSize, MAX_SCHEMA_DEPTH, readJsonField } from './json-input.js';
+import { checkJsonShape, MAX_SCHEMA_DEPTH, readJsonField } from './json-input.js';
 import { compileSchemaDocument, type IssueList, mapAjvErrors } from './schema-compile.js';
 import { detectSchemaKind, type SchemaKind } from './schema-kind.js';
 
@@ -52,9 +52,8 @@ function compile(field: unknown): CachedValidator {
 }
 
 export function getValidator(field: unknown): CachedValidator {
-  if (typeof field === 'string') checkTextSize(field, 'schema');
   // A value is shape-checked before hashing: JSON.stringify recurses and must not meet a huge depth.
-  else if (field !== undefined) checkJsonShape(field, 'schema', MAX_SCHEMA_DEPTH);
+  if (typeof field !== 'string') checkJsonShape(field, 'schema', MAX_SCHEMA_DEPTH);
   const key = cacheKey(field);
   const hit = cache.get(key);
   if (hit) {

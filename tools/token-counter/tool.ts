@@ -1,5 +1,53 @@
 import { defineTool } from '../../src/shared/tool-def.js';
 
+/** The contract run.ts relies on; the input schema below enforces it before a run. */
+export const MODES = ['count', 'tokens'] as const;
+/** Longest text, in Unicode code points (ajv's maxLength counts them the same way). */
+export const MAX_TEXT_CHARS = 1_048_576;
+export const MAX_MODEL_CHARS = 100;
+export const DEFAULT_MODEL = 'gpt-4o';
+export const MAX_LIMIT = 10_000_000;
+/** At most this many ids/pieces are listed in tokens mode; the count always covers the whole text. */
+export const MAX_LISTED = 10_000;
+/** A number as the descriptions write it: 1,048,576. */
+const n = (value: number) => value.toLocaleString('en-US');
+
+/** Encodings a result names (encodings.ts ENCODINGS; test/output-schemas.test.ts checks they agree). */
+const ENCODING_NAMES = ['o200k_base', 'cl100k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'];
+
+/** The result of both modes (MCP outputSchema); tokens mode adds ids, pieces and truncated. */
+const OUTPUT = {
+  type: 'object',
+  properties: {
+    tokens: { type: 'integer', minimum: 0, description: 'Number of tokens of the whole text' },
+    encoding: { type: 'string', enum: ENCODING_NAMES, description: 'BPE encoding used' },
+    model: {
+      type: 'string',
+      description: 'The model recognised (lower-cased); absent when an encoding was given',
+    },
+    characters: { type: 'integer', minimum: 0, description: 'Unicode code points of the text' },
+    bytes: { type: 'integer', minimum: 0, description: 'UTF-8 bytes of the text' },
+    limit: { type: 'integer', minimum: 0, description: 'The limit given (only with limit)' },
+    withinLimit: { type: 'boolean', description: 'tokens <= limit (only with limit)' },
+    remaining: { type: 'integer', description: 'limit - tokens, negative when over (only with limit)' },
+    ids: {
+      type: 'array',
+      maxItems: MAX_LISTED,
+      items: { type: 'integer', minimum: 0 },
+      description: `tokens mode: token ids, the first ${n(MAX_LISTED)}`,
+    },
+    pieces: {
+      type: 'array',
+      maxItems: MAX_LISTED,
+      items: { type: 'string' },
+      description: 'tokens mode: the text of each listed token (bytes that are not whole UTF-8 are escaped)',
+    },
+    truncated: { type: 'boolean', description: 'tokens mode: true when more tokens exist than are listed' },
+  },
+  required: ['tokens', 'encoding', 'characters', 'bytes'],
+  additionalProperties: false,
+};
+
 export default defineTool({
   id: 'token-counter',
   name: 'Token Counter',
@@ -23,7 +71,7 @@ export default defineTool({
   tags: ['llm', 'tokenizer', 'openai'],
   riskClass: 'L',
   policy: { limit: 60, burst: 20, windowSec: 60, inputMaxBytes: 1048576, timeoutMs: 4000 },
-  modes: ['count', 'tokens'],
+  modes: [...MODES],
   modeField: 'mode',
   fields: { a: 'text', b: 'model', c: 'limit' },
   input: {
@@ -31,32 +79,32 @@ export default defineTool({
     properties: {
       text: {
         type: 'string',
-        maxLength: 1048576,
+        maxLength: MAX_TEXT_CHARS,
         description: 'The text to tokenize (may be empty)',
       },
       model: {
         type: 'string',
-        maxLength: 100,
-        default: 'gpt-4o',
+        maxLength: MAX_MODEL_CHARS,
+        default: DEFAULT_MODEL,
         description: 'Model name (e.g. gpt-4o, gpt-4, text-davinci-003) or encoding name (e.g. cl100k_base)',
       },
       limit: {
         type: 'integer',
         minimum: 0,
-        maximum: 10000000,
+        maximum: MAX_LIMIT,
         description: 'Optional token limit to check the text against',
       },
     },
     required: ['text'],
     additionalProperties: false,
   },
+  output: OUTPUT,
   semanticFields: {
-    text: 'Text to tokenize, up to 1,048,576 Unicode code points; special-token strings such as <|endoftext|> count as plain text',
+    text: `Text to tokenize, up to ${n(MAX_TEXT_CHARS)} Unicode code points; special-token strings such as <|endoftext|> count as plain text`,
     model:
       'Model or encoding name, case-insensitive (default gpt-4o, i.e. o200k_base). Encodings: o200k_base, cl100k_base, p50k_base, p50k_edit, r50k_base. Models include the gpt-5, gpt-4.1, gpt-4o, o1, o3, o4-mini, gpt-4, gpt-3.5-turbo and text-embedding families and the legacy GPT-3 models; dated variants resolve by prefix',
-    limit:
-      'Optional token limit (integer 0..10,000,000): the result then has withinLimit (tokens <= limit) and remaining (limit - tokens, negative when over)',
-    mode: 'count (default): the token count only; tokens: also the ids and the text piece of each token (first 10,000)',
+    limit: `Optional token limit (integer 0..${n(MAX_LIMIT)}): the result then has withinLimit (tokens <= limit) and remaining (limit - tokens, negative when over)`,
+    mode: `count (default): the token count only; tokens: also the ids and the text piece of each token (first ${n(MAX_LISTED)})`,
   },
   endpoints: [
     {

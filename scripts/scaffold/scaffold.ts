@@ -1,0 +1,101 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { generatedDocs, writeDocs } from '../../src/docs/generate.js';
+import { writeExpectedOutputs } from '../../src/docs/write-examples.js';
+import { toolsDir as builtInToolsDir, projectRoot } from '../../src/paths.js';
+import { scanTools } from '../../src/registry.js';
+import { examples, skillMd } from './docs-template.js';
+import { runTestTs, runTs, toolTs } from './tool-template.js';
+
+/**
+ * A tool id: lower case words joined by single hyphens. The registry accepts more
+ * (`^[a-z][a-z0-9-]*$`), but a trailing or doubled hyphen makes odd schema names.
+ */
+export const TOOL_ID = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+/** Ids that would shadow the hub's own paths (/api/tools/..., /skills/common/...). */
+const RESERVED = new Set(['tools', 'common']);
+
+export interface ScaffoldOptions {
+  /** The folder of tool folders (default: the project's tools/). */
+  toolsDir?: string;
+}
+
+export interface Scaffolded {
+  folder: string;
+  /** The files written in the tool's folder. */
+  created: string[];
+  /** The files the docs and examples generators rewrote. */
+  regenerated: string[];
+}
+
+/** "word-count" → "Word Count". */
+export function toolName(id: string): string {
+  return id
+    .split('-')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ');
+}
+
+/** Refuses an id that is malformed, reserved or taken (a folder, a tool or its endpoint). */
+export async function checkNewId(id: string, toolsDir: string): Promise<void> {
+  if (!TOOL_ID.test(id))
+    throw new Error(`'${id}' is not a tool id: lower case letters and digits, words joined by '-'`);
+  if (RESERVED.has(id)) throw new Error(`'${id}' is reserved by the hub's own paths`);
+  if (existsSync(join(toolsDir, id))) throw new Error(`${join(toolsDir, id)} exists already`);
+  for (const { def } of (await scanTools([], toolsDir)).values()) {
+    if (def.id === id || def.endpoints.some((e) => e.path.startsWith(`/api/${id}/`)))
+      throw new Error(`'${id}' is taken by the tool ${def.id}`);
+  }
+}
+
+/**
+ * Writes tools/<id>/ (tool.ts, run.ts, run.test.ts, SKILL.md, examples/), then really runs
+ * its basic example into expectedOutput.json and fills the generated sections: of every
+ * project document when the folder is the project's tools/, of its SKILL.md only otherwise.
+ * On a failure after writing, the folder is removed so the command can be run again.
+ */
+export async function scaffoldTool(id: string, options: ScaffoldOptions = {}): Promise<Scaffolded> {
+  const toolsDir = resolve(options.toolsDir ?? builtInToolsDir);
+  await checkNewId(id, toolsDir);
+  const folder = join(toolsDir, id);
+  const name = toolName(id);
+  const files: Record<string, string> = {
+    'tool.ts': toolTs(id, name),
+    'run.ts': runTs(id),
+    'run.test.ts': runTestTs(id),
+    'SKILL.md': skillMd(id, name),
+  };
+  const { basic, edgeCase } = examples(id);
+  files['examples/basic.json'] = `${JSON.stringify(basic, null, 2)}\n`;
+  files['examples/edgeCase.json'] = `${JSON.stringify(edgeCase, null, 2)}\n`;
+  mkdirSync(join(folder, 'examples'), { recursive: true });
+  try {
+    for (const [file, text] of Object.entries(files)) writeFileSync(join(folder, file), text);
+    format(folder);
+    const regenerated = await writeExpectedOutputs({ only: [id], toolsDir });
+    const docs = generatedDocs(await scanTools([], toolsDir));
+    const builtIn = toolsDir === resolve(builtInToolsDir);
+    regenerated.push(...writeDocs(builtIn ? docs : docs.filter((d) => d.path === join(folder, 'SKILL.md'))));
+    return { folder, created: Object.keys(files).map((f) => join(folder, f)), regenerated };
+  } catch (err) {
+    rmSync(folder, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/**
+ * biome's formatting (a long id can push a template line past the width); a lint error it
+ * cannot fix fails the scaffold. The project's configuration applies wherever the folder is
+ * (biome's ignore-file lookup refuses a folder outside the repository, hence no VCS).
+ */
+function format(folder: string): void {
+  const biome = join(projectRoot, 'node_modules', '.bin', 'biome');
+  const config = `--config-path=${join(projectRoot, 'biome.json')}`;
+  try {
+    execFileSync(biome, ['check', '--write', '--vcs-enabled=false', config, folder], { stdio: 'pipe' });
+  } catch (err) {
+    const { stdout = '', stderr = '' } = err as { stdout?: Buffer; stderr?: Buffer };
+    throw new Error(`biome refused the new tool's files:\n${stdout}${stderr}`);
+  }
+}

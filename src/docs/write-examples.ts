@@ -1,0 +1,39 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { buildApp } from '../app.js';
+import { examplePath } from './examples.js';
+
+export interface WriteExamplesOptions {
+  /** Only these tools (default: every tool of the registry). */
+  only?: readonly string[];
+  /** Another tools folder than tools/ (the scaffold's test). */
+  toolsDir?: string;
+}
+
+/**
+ * Writes each tool's examples/expectedOutput.json by really running its basic.json through
+ * the hub (`npm run examples`, and `npm run new-tool` for the new tool); test/examples.test.ts
+ * checks they stay true. Returns the files written.
+ */
+export async function writeExpectedOutputs(options: WriteExamplesOptions = {}): Promise<string[]> {
+  const app = await buildApp({
+    logger: false,
+    ...(options.toolsDir ? { toolsDir: options.toolsDir } : {}),
+    env: { LOG_LEVEL: 'silent', POOL_THREADS: '1' },
+  });
+  const written: string[] = [];
+  try {
+    for (const [toolId, tool] of app.tools) {
+      if (options.only?.length && !options.only.includes(toolId)) continue;
+      const basic = JSON.parse(readFileSync(examplePath(tool.docsDir, 'basic'), 'utf8'));
+      const res = await app.inject({ method: 'POST', url: '/api/tools/run/', payload: basic });
+      if (res.statusCode !== 200)
+        throw new Error(`${toolId}: basic example answered ${res.statusCode}: ${res.body}`);
+      const path = examplePath(tool.docsDir, 'expectedOutput');
+      writeFileSync(path, `${JSON.stringify(res.json().result, null, 2)}\n`);
+      written.push(path);
+    }
+  } finally {
+    await app.close();
+  }
+  return written;
+}

@@ -1,0 +1,98 @@
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaffoldTool } from '../scripts/scaffold/scaffold.js';
+import { buildApp } from '../src/app.js';
+import { readExamples } from '../src/docs/examples.js';
+import { generatedDocs } from '../src/docs/generate.js';
+import { projectRoot } from '../src/paths.js';
+import { scanTools } from '../src/registry.js';
+import type { TestApp } from './helpers.js';
+
+/**
+ * `npm run new-tool` keeps giving a tool the hub accepts as it is: scaffolded into a
+ * temporary tools folder (never the project's tools/), it loads, its guide has its
+ * generated sections, and its examples run as they say. Beside the folder, a `src` link
+ * lets the new tool's `../../src/shared/` imports resolve as they do in tools/, and a
+ * package.json makes its modules ES modules as the project's does.
+ */
+/** An id no real tool will take, so the checks below cannot meet a real one. */
+const ID = 'scaffold-probe';
+const root = mkdtempSync(join(tmpdir(), 'toolhub-new-tool-'));
+const toolsDir = join(root, 'tools');
+const projectTools = () => readdirSync(join(projectRoot, 'tools')).sort();
+const before = projectTools();
+let app: TestApp;
+
+beforeAll(async () => {
+  symlinkSync(join(projectRoot, 'src'), join(root, 'src'), 'dir');
+  writeFileSync(join(root, 'package.json'), '{"type":"module"}\n');
+  mkdirSync(toolsDir);
+  await scaffoldTool(ID, { toolsDir });
+  app = await buildApp({
+    logger: false,
+    toolsDir,
+    env: { LOG_LEVEL: 'silent', POOL_THREADS: '1', QUEUE_WAIT_MS: '30000', REFUSAL_LIMIT: '0' },
+  });
+  await app.ready();
+});
+afterAll(async () => {
+  await app?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('npm run new-tool', () => {
+  it('writes the tool folder and leaves the project alone', () => {
+    const files = ['tool.ts', 'run.ts', 'run.test.ts', 'SKILL.md', 'examples'];
+    expect(readdirSync(join(toolsDir, ID)).sort()).toEqual(files.sort());
+    expect(readdirSync(join(toolsDir, ID, 'examples')).sort()).toEqual([
+      'basic.json',
+      'edgeCase.json',
+      'expectedOutput.json',
+    ]);
+    expect(projectTools()).toEqual(before);
+    for (const doc of ['README.md', 'docs/tools.md', 'docs/api.md'])
+      expect(readFileSync(join(projectRoot, doc), 'utf8'), doc).not.toContain(ID);
+  });
+
+  it('gives a tool the registry loads, with a guide whose generated sections are written', async () => {
+    const tools = await scanTools([], toolsDir);
+    expect([...tools.keys()]).toEqual([ID]);
+    const [skill] = generatedDocs(tools).filter((d) => d.path.endsWith(`${ID}/SKILL.md`));
+    expect(skill!.actual).toBe(skill!.expected);
+    expect(skill!.actual).toContain('| `a` | `text` | string | yes |');
+    expect(skill!.actual).not.toContain('TODO');
+  });
+
+  it('runs its examples as they say, on the generic and the dedicated endpoint', async () => {
+    const tool = app.tools.get(ID)!;
+    const { basic, edgeCase, expectedOutput } = readExamples(tool.docsDir);
+    const res = await app.inject({ method: 'POST', url: '/api/tools/run/', payload: basic });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().result).toEqual(expectedOutput);
+    expect(expectedOutput).toMatchObject({ mode: 'count', words: 12, lines: 2 });
+    const edge = await app.inject({ method: 'POST', url: '/api/tools/run/', payload: edgeCase.request });
+    expect(edge.statusCode).toBe(edgeCase.expect.status);
+    expect(edge.json().errorCode).toBe(edgeCase.expect.errorCode);
+    const dedicated = await app.inject({ url: `/api/${ID}/?text=one%20two&mode=unique` });
+    expect(dedicated.json().result).toMatchObject({ words: 2, unique: 2 });
+    const guide = await app.inject({ url: `/skills/${ID}/SKILL.md` });
+    expect(guide.body).toContain(`GET|POST /api/${ID}/`);
+  });
+
+  it('refuses an id that is malformed, reserved or taken, writing nothing', async () => {
+    for (const id of ['Word_Count', 'word--count', 'word-', '9lives', 'tools', ID]) {
+      await expect(scaffoldTool(id, { toolsDir }), id).rejects.toThrow();
+    }
+    expect(readdirSync(toolsDir)).toEqual([ID]);
+  });
+});
