@@ -84,6 +84,22 @@ export async function policyFile(content: object): Promise<string> {
   return path;
 }
 
+/** Writes an API keys file (docs/operations.md, "Securing the hub") holding the given plain keys. */
+export async function apiKeysFile(
+  keys: { id: string; key: string; tier?: string }[],
+  tiers: Record<string, { multiplier: number }> = {},
+): Promise<string> {
+  const { sha256 } = await import('../src/auth/api-keys.js');
+  return policyFile({
+    tiers,
+    keys: keys.map(({ id, key, tier }) => ({
+      id,
+      sha256: sha256(key).toString('hex'),
+      ...(tier ? { tier } : {}),
+    })),
+  });
+}
+
 /** Asserts the ToolRunError shape and returns the body. */
 export function errorBody(res: { statusCode: number; body: string }): {
   ok: false;

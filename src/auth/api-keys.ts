@@ -1,0 +1,109 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
+import { type Static, Type } from 'typebox';
+import { ConfigError } from '../config/env.js';
+import type { Tier } from './tiers.js';
+
+/** The API_KEYS_FILE, declared once: its type is derived from this schema. */
+export const API_KEYS_SCHEMA = Type.Object(
+  {
+    tiers: Type.Optional(
+      Type.Record(
+        Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,31}$' }),
+        Type.Object(
+          { multiplier: Type.Number({ exclusiveMinimum: 0, maximum: 10000 }) },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+    keys: Type.Array(
+      Type.Object(
+        {
+          id: Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$' }),
+          sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+          tier: Type.Optional(Type.String()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ApiKeysFile = Static<typeof API_KEYS_SCHEMA>;
+
+/** Who a key belongs to: its id (logs, limits) and its tier. */
+export interface KeyOwner {
+  id: string;
+  tier?: Tier;
+}
+
+interface StoredKey {
+  owner: KeyOwner;
+  digest: Buffer;
+}
+
+const validate = new Ajv({ allErrors: true, strict: false }).compile<ApiKeysFile>(API_KEYS_SCHEMA);
+
+/** Reads and checks the keys file; every problem names the file and what is wrong. */
+export function readApiKeysFile(path: string): ApiKeysFile {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`API_KEYS_FILE ${path}: ${(err as Error).message}`);
+  }
+  if (!validate(data)) {
+    const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+    throw new ConfigError(`API_KEYS_FILE ${path}: ${problems.join('; ')}`);
+  }
+  const ids = new Set<string>();
+  for (const key of data.keys) {
+    if (ids.has(key.id)) throw new ConfigError(`API_KEYS_FILE ${path}: key id '${key.id}' is listed twice`);
+    ids.add(key.id);
+    if (key.tier !== undefined && !data.tiers?.[key.tier]) {
+      throw new ConfigError(`API_KEYS_FILE ${path}: key '${key.id}' names an unknown tier '${key.tier}'`);
+    }
+  }
+  return data;
+}
+
+export function sha256(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/**
+ * The keys a hub accepts, held only as SHA-256 digests. A presented key is hashed and
+ * compared with every stored digest in constant time (crypto.timingSafeEqual, and no early
+ * exit), so the time taken says nothing about which digest came close.
+ */
+export class ApiKeys {
+  private keys: StoredKey[] = [];
+
+  constructor(readonly path: string) {
+    this.reload();
+  }
+
+  /** Reads the file again (SIGHUP): keys added or revoked without a restart. Throws ConfigError, keeping the old keys. */
+  reload(): number {
+    const file = readApiKeysFile(this.path);
+    this.keys = file.keys.map((key) => ({
+      owner: {
+        id: key.id,
+        ...(key.tier ? { tier: { name: key.tier, multiplier: file.tiers![key.tier]!.multiplier } } : {}),
+      },
+      digest: Buffer.from(key.sha256, 'hex'),
+    }));
+    return this.keys.length;
+  }
+
+  /** The owner of `presented`, or null when it is no key of this hub. */
+  identify(presented: string): KeyOwner | null {
+    const digest = sha256(presented);
+    let found: KeyOwner | null = null;
+    for (const key of this.keys) {
+      if (timingSafeEqual(key.digest, digest) && found === null) found = key.owner;
+    }
+    return found;
+  }
+}

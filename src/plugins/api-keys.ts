@@ -1,0 +1,68 @@
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiKeys, type KeyOwner } from '../auth/api-keys.js';
+import { HubError } from '../errors.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** null: API keys are off (no API_KEYS_FILE). */
+    apiKeys: ApiKeys | null;
+  }
+  interface FastifyRequest {
+    /** The key's owner when the request carried a valid key. */
+    keyOwner: KeyOwner | null;
+  }
+  interface FastifyContextConfig {
+    /** A route that runs tools: it needs a key when keys are on. */
+    toolSurface?: boolean;
+  }
+}
+
+/** The key a request presents: `Authorization: Bearer <key>` or `x-api-key: <key>`. */
+function presentedKey(request: FastifyRequest): string | null {
+  const auth = request.headers.authorization;
+  if (typeof auth === 'string' && /^Bearer\s+\S/i.test(auth)) return auth.replace(/^Bearer\s+/i, '').trim();
+  const header = request.headers['x-api-key'];
+  return typeof header === 'string' && header.length > 0 ? header : null;
+}
+
+/**
+ * API keys (docs/operations.md, "Securing the hub"): off unless API_KEYS_FILE is set. With
+ * keys on, every route that runs tools (generic runtime, dedicated endpoints, batch, MCP)
+ * needs a valid key: 401 INVALID_INPUT with `WWW-Authenticate: Bearer` otherwise. Health,
+ * metrics, the catalogue, the docs and the tool pages stay open. The key's id then names
+ * the client for the limits (one bucket for one consumer across addresses and replicas).
+ */
+export default fp<{ path: string | undefined }>(
+  async (app, opts) => {
+    const keys = opts.path ? new ApiKeys(opts.path) : null;
+    app.decorate('apiKeys', keys);
+    app.decorateRequest('keyOwner', null);
+    if (!keys) return;
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (request.routeOptions.config?.toolSurface !== true) return done();
+      const presented = presentedKey(request);
+      const owner = presented === null ? null : keys.identify(presented);
+      if (owner) {
+        request.keyOwner = owner;
+        return done();
+      }
+      const why = presented === null ? 'an API key is required' : 'the API key is not known';
+      done(
+        new HubError(
+          'INVALID_INPUT',
+          `${why}: send it as "Authorization: Bearer <key>" or "x-api-key: <key>"`,
+          { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="tool-hub"' } },
+        ),
+      );
+    });
+  },
+  { name: 'toolhub-api-keys', dependencies: ['toolhub-errors'] },
+);
+
+/** The identity and tier a run is counted under: the key's, or the client address. */
+export function callerOf(request: FastifyRequest): { client: string; tier?: KeyOwner['tier'] } {
+  const owner = request.keyOwner;
+  if (!owner) return { client: request.ip };
+  return { client: `key:${owner.id}`, ...(owner.tier ? { tier: owner.tier } : {}) };
+}

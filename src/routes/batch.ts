@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import { errorJson, HubError } from '../errors.js';
+import { callerOf } from '../plugins/api-keys.js';
+import { fromGeneric } from '../run/input.js';
+import type { RunResult } from '../run/run-types.js';
+import { SOURCES, type Source } from '../run/run-types.js';
+import { readRuntimeCall } from '../run/runtime-input.js';
+
+/** The batch endpoint, declared once for fastify and the OpenAPI document. */
+export const BATCH_PATH = '/api/tools/batch/';
+
+/**
+ * `POST /api/tools/batch/` (docs/api.md, "Batch runs"): `{runs: [generic runtime bodies],
+ * source?}`. Each run is checked and charged under its own tool's policy and goes to the
+ * pool like a run sent alone; the runs of a batch run at once, within the caller's caps
+ * (a batch never gets more parallelism than the client sending them itself). The answer
+ * is 200 with every run's answer in request order, each exactly as that run alone would
+ * have answered, with its own `runtime` and `rateLimit`.
+ */
+export default async function batchRoutes(app: FastifyInstance, opts: { maxRuns: number }): Promise<void> {
+  app.post(BATCH_PATH, { config: { toolSurface: true } }, async (request, reply) => {
+    const { runs, source } = readBatch(request.body, opts.maxRuns);
+    const caller = callerOf(request);
+    const results = await Promise.all(
+      runs.map(async (item, i) => {
+        let call: ReturnType<typeof readRuntimeCall>;
+        try {
+          call = readRuntimeCall(withSource(item, source), 'body');
+        } catch (err) {
+          if (err instanceof HubError) return errorJson(err);
+          throw err;
+        }
+        const result = await app.hub.run({
+          toolId: call.toolId,
+          surface: 'batch',
+          source: call.source,
+          resolve: (def) => fromGeneric(def, call.generic),
+          ...caller,
+          requestId: `${request.id}:${i}`,
+          log: request.log,
+        });
+        return itemJson(result);
+      }),
+    );
+    return reply.type('application/json; charset=utf-8').send(`{"ok":true,"results":[${results.join(',')}]}`);
+  });
+}
+
+/** One batch answer item: the run's own answer body, with its rate-limit block. */
+function itemJson(result: RunResult): string {
+  if (!result.ok) return errorJson(result.error);
+  const rate = JSON.stringify(result.rate.info);
+  return `{"ok":true,"result":${result.resultJson},"runtime":${JSON.stringify(result.meta)},"rateLimit":${rate}}`;
+}
+
+function readBatch(body: unknown, maxRuns: number): { runs: unknown[]; source: Source | undefined } {
+  const shape = 'the body must be a JSON object {"runs": [ … ], "source"?: …}';
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new HubError('INVALID_INPUT', shape);
+  const { runs, source, ...rest } = body as Record<string, unknown>;
+  const extra = Object.keys(rest)[0];
+  if (extra !== undefined)
+    throw new HubError('INVALID_INPUT', `unknown field '${extra.slice(0, 100)}'; ${shape}`);
+  if (!Array.isArray(runs) || runs.length === 0)
+    throw new HubError('INVALID_INPUT', `runs must be a non-empty array; ${shape}`);
+  if (runs.length > maxRuns) {
+    throw new HubError(
+      'INPUT_TOO_LARGE',
+      `a batch holds at most ${maxRuns} runs; this one has ${runs.length}`,
+    );
+  }
+  if (source !== undefined && !SOURCES.includes(source as Source)) {
+    throw new HubError('INVALID_INPUT', `source must be one of: ${SOURCES.join(', ')}`);
+  }
+  return { runs, source: source as Source | undefined };
+}
+
+/** A run without its own `source` takes the batch's. */
+function withSource(item: unknown, source: Source | undefined): unknown {
+  if (source === undefined || item === null || typeof item !== 'object' || Array.isArray(item)) return item;
+  return 'source' in item ? item : { ...item, source };
+}
