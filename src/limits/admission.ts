@@ -114,12 +114,14 @@ export class Admission {
     for (const [k, w] of this.budgets) if (w.resetAt <= now) this.budgets.delete(k);
   }
 
+  // The braces are a hash tag: both keys of one client and tool share a Redis Cluster slot,
+  // so the admission and release scripts that name both may run on a cluster.
   private budgetKey(toolId: string, client: string): string {
-    return `${this.prefix}budget:${toolId}:${client}`;
+    return `${this.prefix}budget:{${toolId}:${client}}`;
   }
 
   private slotKey(toolId: string, client: string): string {
-    return `${this.prefix}inflight:${toolId}:${client}`;
+    return `${this.prefix}inflight:{${toolId}:${client}}`;
   }
 }
 

@@ -28,6 +28,8 @@ export type Check =
 export interface CheckOptions {
   /** The answer comes from the cache: the rate limit counts it, nothing else is taken. */
   cached: boolean;
+  /** The caller's tier ('' without one): its numbers are in `policy`, its counters its own. */
+  tier: string;
 }
 
 /**
@@ -45,19 +47,21 @@ export class Limits {
   private readonly lines = new WaitLines();
 
   constructor(
-    policies: Map<string, ToolPolicy>,
     readonly redis: LimiterRedis | null,
     prefix: string,
     private readonly capWaitMs: number,
   ) {
-    this.rate = new RateLimits(policies, redis, prefix);
+    this.rate = new RateLimits(redis, prefix);
     this.admission = new Admission(redis, prefix);
   }
 
   async check(toolId: string, client: string, policy: ToolPolicy, opts: CheckOptions): Promise<Check> {
     if (this.rate.shared) await endOfTurn();
     const admitting = opts.cached ? null : this.admission.admit(toolId, client, policy);
-    const [rate, admitted] = await Promise.all([this.rate.consume(toolId, client), admitting]);
+    const [rate, admitted] = await Promise.all([
+      this.rate.consume(toolId, client, policy, opts.tier),
+      admitting,
+    ]);
     if (!rate.allowed) {
       if (admitted && isLease(admitted)) await this.admission.release(admitted, policy, 0);
       const message = `rate limit of ${policy.limit} runs (+${policy.burst} burst) per ${policy.windowSec} s for ${toolId} is spent`;

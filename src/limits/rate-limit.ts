@@ -53,42 +53,44 @@ interface ToolLimiters {
  * carry on in-process while Redis is away (each instance then counts alone).
  */
 export class RateLimits {
+  /** By `toolId` and tier ('' without one): limiters are made on first use. */
   private readonly tools = new Map<string, ToolLimiters>();
 
   constructor(
-    policies: Map<string, ToolPolicy>,
     private readonly redis: LimiterRedis | null,
-    prefix: string,
-  ) {
-    for (const [toolId, policy] of policies) {
-      const main = { points: policy.limit, duration: policy.windowSec };
-      const burst = { points: Math.max(policy.burst, 0), duration: policy.windowSec };
-      const memMain = new RateLimiterMemory({ ...main, keyPrefix: `rl:${toolId}` });
-      const memBurst = new RateLimiterMemory({ ...burst, keyPrefix: `rlb:${toolId}` });
-      let redisLimiter: BurstyRateLimiter | null = null;
-      if (redis) {
-        const common = { storeClient: redis.client, rejectIfRedisNotReady: true };
-        redisLimiter = new BurstyRateLimiter(
-          new InsuredRedisLimiter(redis, {
-            ...common,
-            ...main,
-            keyPrefix: `${prefix}rl:${toolId}`,
-            insuranceLimiter: memMain,
-          }),
-          new InsuredRedisLimiter(redis, {
-            ...common,
-            ...burst,
-            keyPrefix: `${prefix}rlb:${toolId}`,
-            insuranceLimiter: memBurst,
-          }),
-        );
-      }
-      this.tools.set(toolId, {
-        memory: new BurstyRateLimiter(memMain, memBurst),
-        redis: redisLimiter,
-        policy,
-      });
+    private readonly prefix: string,
+  ) {}
+
+  /** The limiters of a tool under one tier's numbers; their keys are the tier's own. */
+  private limiters(toolId: string, policy: ToolPolicy, tier: string): ToolLimiters {
+    const name = tier ? `${toolId}:${tier}` : toolId;
+    let t = this.tools.get(name);
+    if (t) return t;
+    const main = { points: policy.limit, duration: policy.windowSec };
+    const burst = { points: Math.max(policy.burst, 0), duration: policy.windowSec };
+    const memMain = new RateLimiterMemory({ ...main, keyPrefix: `rl:${name}` });
+    const memBurst = new RateLimiterMemory({ ...burst, keyPrefix: `rlb:${name}` });
+    let redisLimiter: BurstyRateLimiter | null = null;
+    if (this.redis) {
+      const common = { storeClient: this.redis.client, rejectIfRedisNotReady: true };
+      redisLimiter = new BurstyRateLimiter(
+        new InsuredRedisLimiter(this.redis, {
+          ...common,
+          ...main,
+          keyPrefix: `${this.prefix}rl:${name}`,
+          insuranceLimiter: memMain,
+        }),
+        new InsuredRedisLimiter(this.redis, {
+          ...common,
+          ...burst,
+          keyPrefix: `${this.prefix}rlb:${name}`,
+          insuranceLimiter: memBurst,
+        }),
+      );
     }
+    t = { memory: new BurstyRateLimiter(memMain, memBurst), redis: redisLimiter, policy };
+    this.tools.set(name, t);
+    return t;
   }
 
   /** True when the counts live in Redis now (not in-process, not degraded). */
@@ -96,9 +98,9 @@ export class RateLimits {
     return this.redis?.usable() === true;
   }
 
-  async consume(toolId: string, client: string): Promise<RateDecision> {
-    const t = this.tools.get(toolId);
-    if (!t) throw new Error(`no rate limiter for ${toolId}`);
+  /** One run of `client` on `toolId`, counted under `policy` (a tier's numbers, keys of its own). */
+  async consume(toolId: string, client: string, policy: ToolPolicy, tier = ''): Promise<RateDecision> {
+    const t = this.limiters(toolId, policy, tier);
     const useRedis = t.redis !== null && this.redis?.usable() === true;
     // Redis is configured but away (or cooling down after a failure): this call is served
     // by the in-process insurance store, and the metric counts it.

@@ -33,7 +33,12 @@ export class RedisBatch {
     [];
   private releases: { req: ReleaseRequest; done: (err?: unknown) => void }[] = [];
 
-  constructor(private readonly redis: LimiterRedis) {}
+  /** Key pairs per script call: on a Redis Cluster one (each pair is one hash slot), else many. */
+  private readonly perCall: number;
+
+  constructor(private readonly redis: LimiterRedis) {
+    this.perCall = redis.cluster ? 1 : MAX_PER_CALL;
+  }
 
   admit(req: AdmitRequest): Promise<AdmitReply> {
     return new Promise((resolve, reject) => {
@@ -49,7 +54,7 @@ export class RedisBatch {
   }
 
   private flushAdmits(): void {
-    for (const calls of chunks(this.admits.splice(0))) {
+    for (const calls of chunks(this.admits.splice(0), this.perCall)) {
       const keys = calls.flatMap(({ req }) => [req.budgetKey, req.slotKey]);
       const args = calls.flatMap(({ req }) => [req.budgetMs, req.maxInFlight, req.slotTtlMs]);
       this.redis.client.toolhubAdmit(keys.length, ...keys, ...args).then(
@@ -64,7 +69,7 @@ export class RedisBatch {
   }
 
   private flushReleases(): void {
-    for (const calls of chunks(this.releases.splice(0))) {
+    for (const calls of chunks(this.releases.splice(0), this.perCall)) {
       const keys = calls.flatMap(({ req }) => [req.budgetKey, req.slotKey]);
       const args = calls.flatMap(({ req }) => [req.chargedMs, req.windowMs]);
       this.redis.client.toolhubRelease(keys.length, ...keys, ...args).then(
@@ -79,9 +84,9 @@ export class RedisBatch {
   }
 }
 
-function chunks<T>(items: T[]): T[][] {
+function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
-  for (let i = 0; i < items.length; i += MAX_PER_CALL) out.push(items.slice(i, i + MAX_PER_CALL));
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
 

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import type { RedisTarget } from './redis-target.js';
 
 /**
  * The limiter's Redis connection and its health. Commands fail fast instead of
@@ -8,7 +9,9 @@ import { Redis } from 'ioredis';
  * slow Redis costs one timeout per cool-down, not one per request.
  */
 export class LimiterRedis {
-  readonly client: Redis;
+  readonly client: Redis | Cluster;
+  /** A Redis Cluster: a script call may only name keys of one hash slot. */
+  readonly cluster: boolean;
   private lastFailureAt = 0;
   private readonly coolDownMs: number;
   /** Called on every fall-back (metrics). */
@@ -18,9 +21,10 @@ export class LimiterRedis {
   private down = false;
   private recoveryCheck: NodeJS.Timeout | null = null;
 
-  constructor(url: string, commandTimeoutMs: number, coolDownMs = 1000) {
+  constructor(target: RedisTarget | string, commandTimeoutMs: number, coolDownMs = 1000) {
     this.coolDownMs = coolDownMs;
-    this.client = new Redis(url, {
+    const at: RedisTarget = typeof target === 'string' ? { kind: 'url', url: target } : target;
+    const options: RedisOptions = {
       enableOfflineQueue: false,
       enableAutoPipelining: true,
       commandTimeout: commandTimeoutMs,
@@ -28,7 +32,24 @@ export class LimiterRedis {
       connectTimeout: 2000,
       lazyConnect: false,
       retryStrategy: (times) => Math.min(50 * times, 1000),
-    });
+    };
+    this.cluster = at.kind === 'cluster';
+    this.client =
+      at.kind === 'cluster'
+        ? // A cluster client connects to each node on its first command there: those first
+          // commands wait for the connection (offline queue), still bounded by commandTimeout.
+          // No auto-pipelining: ioredis refuses an automatic pipeline whose commands fall in
+          // different slot groups ("All keys in the pipeline should belong to the same slots
+          // allocation group"), and one turn's commands name many clients' keys.
+          new Cluster(at.nodes, {
+            enableOfflineQueue: true,
+            enableAutoPipelining: false,
+            clusterRetryStrategy: (times) => Math.min(100 * times, 1000),
+            redisOptions: { ...withoutOfflineQueue(options), enableAutoPipelining: false },
+          })
+        : at.kind === 'sentinel'
+          ? new Redis({ ...options, sentinels: at.sentinels, name: at.name })
+          : new Redis(at.url, options);
     // Without a listener ioredis prints every connection error; health is tracked instead.
     this.client.on('error', () => this.failed('connection error'));
     this.client.on('ready', () => this.markUp());
@@ -130,4 +151,10 @@ declare module 'ioredis' {
     /** `numKeys`, then the keys, then the arguments (see RELEASE_LUA). */
     toolhubRelease(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number>;
   }
+}
+
+/** Node options of a cluster client: the cluster client owns the offline queue setting. */
+function withoutOfflineQueue(options: RedisOptions): Omit<RedisOptions, 'enableOfflineQueue'> {
+  const { enableOfflineQueue: _owned, ...rest } = options;
+  return rest;
 }
