@@ -8,7 +8,11 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY workers ./workers
 COPY tools ./tools
+COPY web ./web
 RUN npm run build
+# Each tool's agent guide and examples, without its code (the runtime stage takes those).
+RUN mkdir -p /app/tool-docs && cd tools && find . \( -name SKILL.md -o -path './*/examples/*.json' \) \
+  -exec cp --parents {} /app/tool-docs/ \;
 
 # Runtime stage: production dependencies, compiled code and the agent docs only.
 FROM node:24-slim AS runtime
@@ -17,7 +21,10 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist ./dist
+# Documents are not compiled: the hub reads skills/common/ and each tool's SKILL.md and
+# examples/ from the source tree's layout (src/paths.ts): tools/ holds only those here.
 COPY skills ./skills
+COPY --from=build /app/tool-docs ./tools
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \

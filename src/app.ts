@@ -8,17 +8,22 @@ import { resolvePolicies } from './config/policy.js';
 import { HubError } from './errors.js';
 import { clientErrorHandler } from './http/client-error.js';
 import { guardConnections } from './http/connections.js';
+import { mcpAllowedHosts } from './mcp/hosts.js';
 import accessLogPlugin from './plugins/access-log.js';
+import apiKeysPlugin from './plugins/api-keys.js';
 import cataloguePlugin from './plugins/catalogue.js';
 import errorsPlugin from './plugins/errors.js';
 import jsonBodyPlugin from './plugins/json-body.js';
 import limitsPlugin from './plugins/limits.js';
+import mcpPlugin from './plugins/mcp.js';
 import metricsPlugin from './plugins/metrics.js';
+import pagesPlugin from './plugins/pages.js';
 import poolPlugin from './plugins/pool.js';
 import pressurePlugin from './plugins/pressure.js';
 import refusalsPlugin from './plugins/refusals.js';
 import runnerPlugin from './plugins/runner.js';
 import { scanTools } from './registry.js';
+import batchRoutes from './routes/batch.js';
 import dedicatedRoutes from './routes/dedicated.js';
 import healthRoutes from './routes/health.js';
 import runtimeRoutes from './routes/runtime.js';
@@ -117,13 +122,13 @@ export async function buildApp(options: BuildOptions = {}) {
   await app.register(accessLogPlugin);
   await app.register(errorsPlugin);
   await app.register(refusalsPlugin, { limit: env.REFUSAL_LIMIT });
+  await app.register(apiKeysPlugin, { path: env.API_KEYS_FILE });
   await app.register(jsonBodyPlugin);
   await app.register(pressurePlugin, env);
   await app.register(limitsPlugin, {
-    redisUrl: env.REDIS_URL,
+    redis: config.redis,
     prefix: env.REDIS_PREFIX,
     commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
-    policies,
     capWaitMs: env.CAP_WAIT_MS,
   });
   await app.register(poolPlugin, {
@@ -145,9 +150,18 @@ export async function buildApp(options: BuildOptions = {}) {
   await app.register(cataloguePlugin, {
     baseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`,
     runtimeEnabled: config.runtimeEnabled,
+    batchMaxRuns: env.BATCH_MAX_RUNS,
+  });
+  await app.register(pagesPlugin, {
+    runtimeEnabled: config.runtimeEnabled,
+    baseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`,
+  });
+  await app.register(mcpPlugin, {
+    allowedHosts: mcpAllowedHosts(env.MCP_ALLOWED_HOSTS, env.HOST, env.PUBLIC_BASE_URL),
   });
   await app.register(healthRoutes);
   await app.register(runtimeRoutes);
+  await app.register(batchRoutes, { maxRuns: env.BATCH_MAX_RUNS });
   await app.register(dedicatedRoutes);
   return app;
 }

@@ -27,6 +27,8 @@ export interface RunRecord {
   source: string;
   /** `ok` or the errorCode. */
   outcome: string;
+  /** The API key's tier, `none` without one: metrics never name a key or its id. */
+  tier?: string;
   durationMs?: number;
   queuedMs?: number;
 }
@@ -50,6 +52,8 @@ export class HubMetrics {
   private readonly runSeconds: Histogram<'tool'>;
   private readonly queueSeconds: Histogram<'tool'>;
   private readonly rateLimited: Counter<'tool'>;
+  private readonly tierRuns: Counter<'tier' | 'outcome'>;
+  private readonly tierRun: (...labels: string[]) => { inc(): void };
   readonly workerRestarts: Counter;
   readonly batchRuns: Histogram;
   readonly limiterFallbacks: Counter<'reason'>;
@@ -116,7 +120,14 @@ export class HubMetrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     });
+    this.tierRuns = new Counter({
+      name: 'toolhub_tier_runs_total',
+      help: 'Runs by API-key tier (none: no key) and outcome; never by key',
+      labelNames: ['tier', 'outcome'],
+      registers,
+    });
     this.run = childrenOf(this.runs);
+    this.tierRun = childrenOf(this.tierRuns);
     this.runTime = childrenOf(this.runSeconds);
     this.queueTime = childrenOf(this.queueSeconds);
     this.limited = childrenOf(this.rateLimited);
@@ -168,6 +179,7 @@ export class HubMetrics {
 
   recordRun(run: RunRecord): void {
     this.run(run.tool, run.surface, run.source, run.outcome).inc();
+    this.tierRun(run.tier ?? 'none', run.outcome).inc();
     if (run.durationMs !== undefined && run.durationMs > 0)
       this.runTime(run.tool).observe(run.durationMs / 1000);
     if (run.queuedMs !== undefined) this.queueTime(run.tool).observe(run.queuedMs / 1000);

@@ -31,6 +31,18 @@ async function main(): Promise<void> {
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // Keys added or revoked without a restart; a file that no longer checks keeps the old keys.
+  process.on('SIGHUP', () => {
+    if (!app.apiKeys) return;
+    try {
+      app.log.warn({ keys: app.apiKeys.reload() }, 'API keys reloaded (SIGHUP)');
+    } catch (err) {
+      app.log.error(
+        { reason: (err as Error).message },
+        'API keys not reloaded: the file is invalid; the old keys stay',
+      );
+    }
+  });
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   try {

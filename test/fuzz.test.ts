@@ -221,8 +221,8 @@ describe('fuzzing every route', () => {
   it('lone surrogates in every slot of every tool, starting from its working example', async () => {
     // Deterministic companion of the random cases: each tool's basic example reaches its
     // real code path, and one slot at a time carries text with no UTF-8 form.
-    for (const { def } of app.tools.values()) {
-      const input = readExamples(def.id).basic.input as Record<string, string | undefined>;
+    for (const { def, docsDir } of app.tools.values()) {
+      const input = readExamples(docsDir).basic.input as Record<string, string | undefined>;
       for (const slot of ['a', 'b', 'c'] as const) {
         for (const value of ['\ud800', `${input[slot] ?? ''}\udfff`, `\ud83d${input[slot] ?? ''}`]) {
           const payload = { toolId: def.id, input: { ...input, [slot]: value } };

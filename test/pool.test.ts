@@ -1,6 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTestApp, errorBody, getRun as get, metricValue as metric, policyFile, type TestApp } from './helpers.js';
+import {
+  buildTestApp,
+  errorBody,
+  getRun as get,
+  metricValue as metric,
+  policyFile,
+  type TestApp,
+} from './helpers.js';
 
 let app: TestApp | undefined;
 afterEach(async () => {

@@ -62,7 +62,8 @@ export async function startInstance(env: Record<string, string>, opts: StartOpti
       // With Redis configured, ready means counting in Redis, not on the insurance store.
       if (
         res.ok &&
-        (!env.REDIS_URL || ((await res.json()) as { limiterStore: string }).limiterStore === 'redis')
+        (!(env.REDIS_URL || env.REDIS_CLUSTER_NODES || env.REDIS_SENTINELS) ||
+          ((await res.json()) as { limiterStore: string }).limiterStore === 'redis')
       )
         break;
     } catch {

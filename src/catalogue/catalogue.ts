@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
-import { EXAMPLE_NAMES } from '../docs/examples.js';
-import { projectRoot, skillsDir } from '../paths.js';
+import { EXAMPLE_NAMES, examplePath } from '../docs/examples.js';
+import { commonSkillsDir, projectRoot } from '../paths.js';
 import type { RegisteredTool } from '../registry.js';
 import { type CatalogueContext, describeTool, remoteCallable } from './descriptor.js';
 import { buildOpenApi } from './openapi.js';
@@ -20,12 +20,20 @@ export interface Catalogue {
   index: Served;
   bundle: Served;
   descriptors: Map<string, Served>;
-  /** `skills/<toolId>/SKILL.md` and `skills/common/<name>.md`, by URL path. */
+  /** By URL path: `/skills/<toolId>/SKILL.md` (from tools/<toolId>/) and `/skills/common/<name>.md`. */
   markdown: Map<string, Served>;
   openapiJson: Served;
   openapiYaml: Served;
   openapi: Record<string, unknown>;
 }
+
+/** Where agents call the tools, beside each tool's dedicated endpoints (docs/api.md). */
+const ENTRY_POINTS = {
+  runtime: '/api/tools/run/',
+  batch: '/api/tools/batch/',
+  mcp: '/mcp',
+  pages: '/tools/',
+};
 
 export const COMMON_FILES = {
   errorHandling: 'error-handling.md',
@@ -41,24 +49,16 @@ function served(text: string, type: string): Served {
 const json = (value: unknown) => served(JSON.stringify(value), 'application/json; charset=utf-8');
 const markdown = (text: string) => served(text, 'text/markdown; charset=utf-8');
 
-/** Where a tool's docs live: skills/<id>/ at the root, or skills/ beside a plug-in tool's module. */
-function skillFolder(id: string, tool: RegisteredTool): string | null {
-  for (const dir of [join(skillsDir, id), join(dirname(tool.runPath), 'skills')]) {
-    if (existsSync(join(dir, 'SKILL.md'))) return dir;
-  }
-  return null;
-}
-
-function toolFiles(id: string, tool: RegisteredTool) {
-  const dir = skillFolder(id, tool);
+function toolFiles(tool: RegisteredTool) {
+  const skillPath = join(tool.docsDir, 'SKILL.md');
   // A plug-in tool without docs still gets a catalogue entry made from its definition.
-  const skillMd = dir
-    ? readFileSync(join(dir, 'SKILL.md'), 'utf8')
+  const skillMd = existsSync(skillPath)
+    ? readFileSync(skillPath, 'utf8')
     : `# ${tool.def.name}\n\n${tool.def.description}\n`;
   const examples = Object.fromEntries(
     EXAMPLE_NAMES.map((name) => {
-      const path = dir ? join(dir, 'examples', `${name}.json`) : '';
-      return [name, path && existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {}];
+      const path = examplePath(tool.docsDir, name);
+      return [name, existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : {}];
     }),
   ) as Record<(typeof EXAMPLE_NAMES)[number], Record<string, unknown>>;
   return { skillMd, examples };
@@ -79,12 +79,12 @@ export function buildCatalogue(ctx: CatalogueContext): Catalogue {
   const markdownFiles = new Map<string, Served>();
   const common: Record<string, string> = {};
   for (const [key, file] of Object.entries(COMMON_FILES)) {
-    const text = readFileSync(join(skillsDir, 'common', file), 'utf8');
+    const text = readFileSync(join(commonSkillsDir, file), 'utf8');
     common[key] = text;
     markdownFiles.set(`/skills/common/${file}`, markdown(text));
   }
   const bundleTools = ids.map((id) => {
-    const files = toolFiles(id, ctx.tools.get(id)!);
+    const files = toolFiles(ctx.tools.get(id)!);
     markdownFiles.set(`/skills/${id}/SKILL.md`, markdown(files.skillMd));
     return { ...entry(id), files };
   });
@@ -98,6 +98,7 @@ export function buildCatalogue(ctx: CatalogueContext): Catalogue {
       version,
       toolCount: ids.length,
       commonFiles: Object.values(COMMON_FILES).map((f) => `/skills/common/${f}`),
+      entryPoints: ENTRY_POINTS,
       tools: ids.map(entry),
     }),
     bundle: json({ generatedAt, version, toolCount: ids.length, common, tools: bundleTools }),

@@ -13,6 +13,8 @@ export interface CatalogueContext {
   tools: Map<string, RegisteredTool>;
   policies: Map<string, ToolPolicy>;
   runtimeEnabled: boolean;
+  /** Most runs in one batch (BATCH_MAX_RUNS). */
+  batchMaxRuns?: number;
 }
 
 /** Whether a remote client can call the tool right now (operator switches included). */

@@ -1,9 +1,11 @@
 import { ERROR_CODES, ERROR_TABLE, errorTableMarkdown } from '../errors.js';
+import { BATCH_PATH } from '../routes/batch.js';
 import type { AnswerDoc, RouteDoc } from '../routes/route-doc.js';
 import { ROUTE_DOCS } from '../routes/route-docs.js';
 import { RUNTIME_SCHEMAS } from '../run/runtime-input.js';
 import type { ToolDefinition, ToolEndpoint } from '../shared/tool-def.js';
 import { type CatalogueContext, RUNTIME_PATH } from './descriptor.js';
+import { batchPath, batchSchemas, SECURITY_SCHEMES, TOOL_SECURITY } from './openapi-batch.js';
 import { RESPONSE_SCHEMAS } from './schemas.js';
 
 /**
@@ -12,16 +14,31 @@ import { RESPONSE_SCHEMAS } from './schemas.js';
  * and the error table. Nothing in it is written by hand per tool.
  */
 export function buildOpenApi(ctx: CatalogueContext, version: string) {
-  const schemas: Record<string, unknown> = { ...RESPONSE_SCHEMAS, ...RUNTIME_SCHEMAS };
-  const paths: Record<string, unknown> = { [RUNTIME_PATH]: runtimePath([...ctx.tools.keys()].sort()) };
+  const maxRuns = ctx.batchMaxRuns ?? 20;
+  const schemas: Record<string, unknown> = {
+    ...RESPONSE_SCHEMAS,
+    ...RUNTIME_SCHEMAS,
+    ...batchSchemas(maxRuns),
+  };
+  const paths: Record<string, unknown> = {
+    [RUNTIME_PATH]: runtimePath([...ctx.tools.keys()].sort()),
+    ...batchPath(maxRuns),
+  };
+  const toolPaths = new Set([RUNTIME_PATH, BATCH_PATH, '/mcp']);
   for (const { def } of [...ctx.tools.values()].sort((a, b) => a.def.id.localeCompare(b.def.id))) {
     for (const ep of def.endpoints) {
       const name = schemaName(def, ep);
       schemas[name] = inputSchema(def, ep);
       paths[ep.path] = dedicatedPath(def, ep, name);
+      toolPaths.add(ep.path);
     }
   }
   Object.assign(paths, cataloguePaths());
+  // Routes that run tools take an API key when keys are on (docs/operations.md, "Securing the hub").
+  for (const path of toolPaths) {
+    for (const op of Object.values(paths[path] as Record<string, Record<string, unknown>>))
+      op.security = TOOL_SECURITY;
+  }
   return {
     openapi: '3.1.0',
     info: {
@@ -35,9 +52,10 @@ export function buildOpenApi(ctx: CatalogueContext, version: string) {
       { name: 'tools', description: 'Dedicated tool endpoints' },
       { name: 'catalogue', description: 'Skills index, bundle, descriptors and this document' },
       { name: 'operations', description: 'Health and metrics' },
+      { name: 'mcp', description: 'The same tools for AI agents over the Model Context Protocol' },
     ],
     paths,
-    components: { schemas, headers: HEADERS, responses: errorResponses() },
+    components: { schemas, headers: HEADERS, responses: errorResponses(), securitySchemes: SECURITY_SCHEMES },
     'x-error-codes': ERROR_CODES.map((code) => ({
       code,
       status: [ERROR_TABLE[code].status, ...ERROR_TABLE[code].otherStatuses],
@@ -233,7 +251,7 @@ function cataloguePaths(): Record<string, unknown> {
     Object.values(ROUTE_DOCS).map((doc: RouteDoc) => [
       doc.url,
       {
-        get: {
+        [doc.method.toLowerCase()]: {
           tags: [doc.tag],
           operationId: doc.operationId,
           summary: doc.summary,

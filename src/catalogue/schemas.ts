@@ -1,6 +1,6 @@
 import { ERROR_CODES } from '../errors.js';
 import { SOURCES, SURFACES } from '../run/run-types.js';
-import { CATEGORIES, FAQ_SCHEMA, HOW_TO_SCHEMA, RISK_CLASSES } from '../shared/tool-def.js';
+import { CATEGORIES, FAQ_SCHEMA, HOW_TO_SCHEMA, RISK_CLASSES } from '../shared/tool-def-schema.js';
 
 /** JSON Schemas of the hub's answers (docs/api.md), used by fastify, the OpenAPI document and its tests. */
 const str = { type: 'string' } as const;
@@ -64,6 +64,11 @@ export const RESPONSE_SCHEMAS = {
       version: str,
       toolCount: { type: 'integer' },
       commonFiles: strArray,
+      entryPoints: {
+        type: 'object',
+        description: 'Where agents call the tools: the generic runtime, batches and the MCP endpoint',
+        properties: { runtime: str, batch: str, mcp: str, pages: str },
+      },
       tools: { type: 'array', items: { $ref: '#/components/schemas/SkillsIndexTool' } },
     },
   },

@@ -19,6 +19,22 @@ export const ENV_SCHEMA = Type.Object(
         description: 'Redis for the shared limiter stores; unset: in-process stores (one instance only)',
       }),
     ),
+    REDIS_CLUSTER_NODES: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'Redis Cluster seed nodes (comma-separated host:port) instead of REDIS_URL',
+      }),
+    ),
+    REDIS_SENTINELS: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'Redis Sentinels (comma-separated host:port) instead of REDIS_URL; with REDIS_SENTINEL_NAME',
+      }),
+    ),
+    REDIS_SENTINEL_NAME: Type.Optional(
+      Type.String({ minLength: 1, description: 'The master group name the Sentinels watch' }),
+    ),
     REDIS_PREFIX: Type.String({
       default: 'toolhub:',
       description: 'Prefix of every Redis key the hub writes',
@@ -158,6 +174,24 @@ export const ENV_SCHEMA = Type.Object(
       default: 60,
       description:
         'Requests per minute per client refused before the rate limiter (400, 401, 404, 405, 408, 413, 415, 431) before that client gets 429 at once; 0: off',
+    }),
+    API_KEYS_FILE: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'JSON file of API keys (SHA-256 hashes) and tiers; set: every tool surface needs a key (re-read on SIGHUP); unset: no keys',
+      }),
+    ),
+    BATCH_MAX_RUNS: Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      default: 20,
+      description: 'Most runs in one POST /api/tools/batch/',
+    }),
+    MCP_ALLOWED_HOSTS: Type.String({
+      default: '',
+      description:
+        'Host names /mcp accepts in Host and Origin (DNS-rebinding protection), comma-separated; default: loopback, the PUBLIC_BASE_URL host and HOST; * switches the check off',
     }),
     EXTRA_TOOL_DIRS: Type.String({
       default: '',

@@ -1,3 +1,4 @@
+import { type RedisTarget, redisTarget } from '../limits/redis-target.js';
 import { checkHost, parseTrustProxy } from './addresses.js';
 import { type EnvConfig, loadEnv } from './env.js';
 import { type PolicyFile, readPolicyFile } from './policy.js';
@@ -8,6 +9,8 @@ export interface HubConfig {
   /** RUNTIME_ENABLED and the policy file's `runtimeEnabled` must both allow runs. */
   runtimeEnabled: boolean;
   trustProxy: boolean | number | string[];
+  /** The shared limiter stores' Redis (one, a Cluster or Sentinel); null: in-process. */
+  redis: RedisTarget | null;
   extraToolDirs: string[];
 }
 
@@ -21,6 +24,7 @@ export function loadConfig(vars: Record<string, string | undefined>): HubConfig 
     policyFile,
     runtimeEnabled: env.RUNTIME_ENABLED && policyFile.runtimeEnabled !== false,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    redis: redisTarget(env),
     extraToolDirs: splitList(env.EXTRA_TOOL_DIRS),
   };
 }

@@ -30,6 +30,7 @@ export default fp(
         statusCode: reply.statusCode,
         ms: reply.elapsedTime,
       };
+      if (request.keyOwner) line.keyId = request.keyOwner.id;
       if (request.toolId !== null) line.toolId = request.toolId;
       if (request.errorCode !== null) line.errorCode = request.errorCode;
       request.log.info(line, 'request completed');

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
-import type { ToolPolicy } from '../config/policy.js';
 import { Limits } from '../limits/limits.js';
 import { LimiterRedis } from '../limits/redis-client.js';
+import type { RedisTarget } from '../limits/redis-target.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,10 +10,10 @@ declare module 'fastify' {
 }
 
 export interface LimitsOptions {
-  redisUrl: string | undefined;
+  /** null: in-process stores. */
+  redis: RedisTarget | null;
   prefix: string;
   commandTimeoutMs: number;
-  policies: Map<string, ToolPolicy>;
   /** Longest wait for a slot under the per-client or per-tool cap (CAP_WAIT_MS). */
   capWaitMs: number;
 }
@@ -21,8 +21,8 @@ export interface LimitsOptions {
 /** Rate limits, budgets and concurrency caps, on Redis when REDIS_URL is set. */
 export default fp<LimitsOptions>(
   async (app, opts) => {
-    const redis = opts.redisUrl ? new LimiterRedis(opts.redisUrl, opts.commandTimeoutMs) : null;
-    app.decorate('limits', new Limits(opts.policies, redis, opts.prefix, opts.capWaitMs));
+    const redis = opts.redis ? new LimiterRedis(opts.redis, opts.commandTimeoutMs) : null;
+    app.decorate('limits', new Limits(redis, opts.prefix, opts.capWaitMs));
     if (redis) {
       redis.onStateChange = (state, reason) =>
         state === 'down'

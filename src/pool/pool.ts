@@ -95,6 +95,8 @@ export class ToolPool {
   private readonly slots: RunSlots;
   private readonly freeSlots: number[];
   private readonly batcher = new Batcher();
+  /** By name; `lanes` lists both for what is done to each. */
+  private readonly lane: Record<LaneKind, Lane>;
   private readonly lanes: Lane[];
   private nextBatchId = 0;
   private dispatchScheduled = false;
@@ -127,7 +129,8 @@ export class ToolPool {
           onError: (err) => this.onError(err),
         }),
       );
-    this.lanes = [lane('main', opts.threads), lane('slow', Math.max(1, opts.threads - 1))];
+    this.lane = { main: lane('main', opts.threads), slow: lane('slow', Math.max(1, opts.threads - 1)) };
+    this.lanes = [this.lane.main, this.lane.slow];
   }
 
   /** Resolves when the minimum workers are up; started once. `/readyz` says not ready until then. */
@@ -364,7 +367,7 @@ export class ToolPool {
     const sum = (pick: (lane: Lane) => number) => this.lanes.reduce((n, lane) => n + pick(lane), 0);
     return {
       threads: this.opts.threads,
-      slowThreads: this.lanes[1]!.active,
+      slowThreads: this.lane.slow.active,
       maxWorkers: sum((lane) => lane.workers.max),
       workers: sum((lane) => lane.workers.piscina.threads.length),
       held: sum((lane) => lane.held),

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HubError } from '../errors.js';
+import { callerOf } from '../plugins/api-keys.js';
 import { fromDedicated } from '../run/input.js';
 import { SOURCES, type Source } from '../run/run-types.js';
 import { quote } from '../shared/quote.js';
@@ -18,6 +19,7 @@ export default async function dedicatedRoutes(app: FastifyInstance): Promise<voi
         app.route({
           method,
           url: endpoint.path,
+          config: { toolSurface: true },
           handler: async (request, reply) => {
             const fields = readFields(request, method, endpoint);
             const result = await app.hub.run({
@@ -25,7 +27,7 @@ export default async function dedicatedRoutes(app: FastifyInstance): Promise<voi
               surface: 'dedicated',
               source: readSource(request),
               resolve: (d) => fromDedicated(d, endpoint, fields),
-              client: request.ip,
+              ...callerOf(request),
               requestId: request.id,
               log: request.log,
             });

@@ -15,11 +15,11 @@ export interface AnswerDoc {
  * from the same declaration (src/catalogue/openapi.ts), so neither can drift from the other.
  */
 export interface RouteDoc {
-  method: 'GET';
+  method: 'GET' | 'POST';
   url: string;
   operationId: string;
   summary: string;
-  tag: 'catalogue' | 'operations';
+  tag: 'catalogue' | 'operations' | 'mcp';
   /** Path parameters, `{name}` in the OpenAPI path. */
   params?: string[];
   answers: Record<number, AnswerDoc>;

@@ -95,4 +95,22 @@ export const ROUTE_DOCS = {
     tag: 'operations',
     answers: { 200: { description: 'Prometheus text format', type: 'text/plain' } },
   },
+  mcp: {
+    method: 'POST',
+    url: '/mcp',
+    operationId: 'mcp',
+    summary:
+      'Model Context Protocol (Streamable HTTP, stateless): JSON-RPC tools/list, tools/call, resources/list, resources/read for AI agents; revisions 2026-07-28, 2025-11-25 and 2025-06-18',
+    tag: 'mcp',
+    answers: {
+      200: {
+        description: 'A JSON-RPC answer (JSON, or one SSE message for 2025-era requests)',
+        type: 'application/json',
+      },
+      403: {
+        description: 'Host or Origin not allowed (DNS-rebinding protection, MCP_ALLOWED_HOSTS)',
+        type: 'application/json',
+      },
+    },
+  },
 } as const satisfies Record<string, RouteDoc>;

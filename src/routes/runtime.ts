@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { callerOf } from '../plugins/api-keys.js';
 import { fromGeneric } from '../run/input.js';
 import { readRuntimeCall } from '../run/runtime-input.js';
 import { sendRun } from './send-run.js';
@@ -12,12 +13,13 @@ export default async function runtimeRoutes(app: FastifyInstance): Promise<void>
       surface: 'runtime',
       source: call.source,
       resolve: (def) => fromGeneric(def, call.generic),
-      client: request.ip,
+      ...callerOf(request),
       requestId: request.id,
       log: request.log,
     });
     return sendRun(reply, result);
   };
-  app.get('/api/tools/run/', handler('query'));
-  app.post('/api/tools/run/', handler('body'));
+  const config = { toolSurface: true };
+  app.get('/api/tools/run/', { config }, handler('query'));
+  app.post('/api/tools/run/', { config }, handler('body'));
 }

@@ -1,4 +1,5 @@
 import type { ValidateFunction } from 'ajv';
+import { TierPolicies } from '../auth/tiers.js';
 import type { ToolPolicy } from '../config/policy.js';
 import { HubError } from '../errors.js';
 import type { Limits } from '../limits/limits.js';
@@ -31,15 +32,18 @@ export interface HubParts {
  */
 export class Hub {
   private readonly cache = new ResultCache();
+  private readonly tierPolicies: TierPolicies;
 
-  constructor(private readonly parts: HubParts) {}
+  constructor(private readonly parts: HubParts) {
+    this.tierPolicies = new TierPolicies(parts.policies);
+  }
 
   get tools(): Map<string, RegisteredTool> {
     return this.parts.tools;
   }
 
   async run(call: RunCall): Promise<RunResult> {
-    const { tools, policies, metrics } = this.parts;
+    const { tools, metrics } = this.parts;
     const tool = tools.get(call.toolId);
     if (!tool) {
       const known = [...tools.keys()].join(', ');
@@ -49,7 +53,7 @@ export class Hub {
       };
     }
     const def = tool.def;
-    const policy = policies.get(def.id)!;
+    const policy = this.tierPolicies.get(def.id, call.tier);
     const meta: RunMeta = {
       toolId: def.id,
       requestId: call.requestId,
@@ -77,6 +81,7 @@ export class Hub {
       const cached = cacheKey === null ? undefined : this.cache.get(cacheKey);
       const check = await this.parts.limits.check(def.id, call.client, policy, {
         cached: cached !== undefined,
+        tier: call.tier?.name ?? '',
       });
       rate = rateReport(def.id, policy, check.rate);
       if (!check.ok) {
@@ -85,7 +90,7 @@ export class Hub {
       }
       if (cached !== undefined) {
         meta.cached = true;
-        metrics.recordRun({ tool: def.id, surface: call.surface, source: call.source, outcome: 'ok' });
+        metrics.recordRun({ ...this.labels(call), tool: def.id, outcome: 'ok' });
         return { ok: true, toolId: def.id, resultJson: cached, meta, rate };
       }
       const lease = check.lease!;
@@ -104,9 +109,8 @@ export class Hub {
       meta.durationMs = round(outcome.durationMs);
       meta.queuedMs = round(outcome.queuedMs);
       metrics.recordRun({
+        ...this.labels(call),
         tool: def.id,
-        surface: call.surface,
-        source: call.source,
         outcome: outcome.ok ? 'ok' : outcome.code,
         durationMs: outcome.durationMs,
         queuedMs: outcome.queuedMs,
@@ -121,9 +125,13 @@ export class Hub {
       if (!(err instanceof HubError)) throw err;
       err.runtime ??= meta;
       if (rate) err.rateLimit ??= rate.info;
-      metrics.recordRun({ tool: def.id, surface: call.surface, source: call.source, outcome: err.code });
+      metrics.recordRun({ ...this.labels(call), tool: def.id, outcome: err.code });
       return { ok: false, error: err };
     }
+  }
+
+  private labels(call: RunCall) {
+    return { surface: call.surface, source: call.source, tier: call.tier?.name ?? 'none' };
   }
 
   private checkSwitches(def: ToolDefinition, policy: ToolPolicy, surface: Surface): void {
@@ -131,7 +139,8 @@ export class Hub {
       throw new HubError('RUNTIME_DISABLED', 'the tool runtime is switched off by the operator');
     }
     if (!policy.enabled) throw new HubError('TOOL_DISABLED', `${def.id} is switched off by the operator`);
-    if (surface === 'runtime' && !policy.runtimeSurface) {
+    // A batch item is a generic runtime call: the operator's switch closes both doors.
+    if ((surface === 'runtime' || surface === 'batch') && !policy.runtimeSurface) {
       const paths = def.endpoints.map((e) => `${e.methods.join('/')} ${e.path}`).join(', ');
       throw new HubError('TOOL_WRONG_SURFACE', `${def.id} is not callable on /api/tools/run/; use ${paths}`);
     }

@@ -99,6 +99,23 @@ export function fromDedicated(
   return { mode, input };
 }
 
+/**
+ * Named arguments of one call (an MCP `tools/call`) → mode and named input: the mode
+ * travels as the argument `modeArgument` (the tool's mode field, or `mode`).
+ */
+export function fromArguments(
+  def: ToolDefinition,
+  args: Record<string, unknown>,
+  modeArgument: string,
+): ResolvedInput {
+  const mode = resolveMode(def, args[modeArgument], def.modes);
+  // fromEntries defines own keys: a `__proto__` argument stays an argument (and is refused as unknown).
+  const input: ToolInput = Object.fromEntries(
+    Object.entries(args).filter(([name, value]) => name !== modeArgument && !blankNonText(def, name, value)),
+  );
+  return { mode, input };
+}
+
 /** UTF-8 bytes of the tool input and mode, against `inputMaxBytes` (INPUT_TOO_LARGE). */
 export function inputBytes(resolved: ResolvedInput): number {
   let total = Buffer.byteLength(resolved.mode);

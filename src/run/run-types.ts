@@ -1,3 +1,4 @@
+import type { Tier } from '../auth/tiers.js';
 import type { HubError } from '../errors.js';
 import type { RateReport } from '../limits/rate-report.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
@@ -28,8 +29,10 @@ export interface RunCall {
   source: Source;
   /** Maps the request onto the tool's mode and named input (differs per surface). */
   resolve: (def: ToolDefinition) => ResolvedInput;
-  /** The identity limits are counted for (the client address). */
+  /** The identity limits are counted for: the API key's id, or the client address. */
   client: string;
+  /** The API key's tier, when the caller gave a key that has one. */
+  tier?: Tier;
   requestId: string;
   log: RunLog;
 }
