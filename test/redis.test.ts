@@ -31,7 +31,7 @@ describe('limits on the shared Redis', () => {
       const keys = await redis.keys(`${prefix}*`);
       expect(keys.some((k) => k.startsWith(`${prefix}rl:fx-echo`))).toBe(true);
       expect(keys.some((k) => k.startsWith(`${prefix}rlb:fx-echo`))).toBe(true);
-      expect(keys.some((k) => k.startsWith(`${prefix}budget:fx-echo`))).toBe(true);
+      expect(keys.some((k) => k.startsWith(`${prefix}budget:{fx-echo:`))).toBe(true);
       const ready = (await app.inject({ url: '/readyz' })).json();
       expect(ready).toMatchObject({ ok: true, status: 'ready', limiterStore: 'redis' });
     } finally {
@@ -116,7 +116,7 @@ describe('admission checks batched per event-loop turn', () => {
       }
       // Every slot was given back (the key is deleted at zero); the budget was charged.
       await expect.poll(() => redis.keys(`${prefix}inflight:*`)).toEqual([]);
-      const budgets = await redis.mget(clients.map((ip) => `${prefix}budget:fx-sleep:${ip}`));
+      const budgets = await redis.mget(clients.map((ip) => `${prefix}budget:{fx-sleep:${ip}}`));
       for (const used of budgets) expect(Number(used)).toBeGreaterThanOrEqual(3 * 200);
     } finally {
       redis.disconnect();
