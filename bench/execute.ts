@@ -1,4 +1,6 @@
+import { cpuPerRequest, processCpuNs, readThreadCpu } from './cpu.js';
 import { drive } from './drive.js';
+import { allocPerRequest } from './gc-trace.js';
 import { type HubContext, startHub } from './hub.js';
 import type { BenchOptions } from './options.js';
 import { readRss, type ServerProcess, stopServer } from './processes.js';
@@ -8,6 +10,8 @@ import { percentile, type RunRecord, runProblems } from './stats.js';
 export interface Servers {
   refs: Record<RefServer, ServerProcess>;
   hub: HubContext;
+  /** The Redis server the hubs use (its CPU is charged to runs that use it); null: unknown. */
+  redisPid: number | null;
 }
 
 /** Set by SIGINT: the loop stops before the next run instead of starting more processes. */
@@ -37,6 +41,10 @@ export async function runScenario(
     });
     if (interruption.requested) throw new Error('interrupted');
     const startedAt = new Date().toISOString();
+    const usesRedis = target.kind === 'hub' && target.config.redis && servers.redisPid !== null;
+    const redisBefore = usesRedis ? await processCpuNs(servers.redisPid!) : null;
+    const threadsBefore = await readThreadCpu(server.pid);
+    const gcBefore = server.gc.snapshot();
     const result = await drive({
       base,
       connections: scenario.connections,
@@ -44,8 +52,13 @@ export async function runScenario(
       requests: scenario.requests,
       ...(scenario.neighbour ? { neighbour: scenario.neighbour } : {}),
     });
+    const threadsAfter = await readThreadCpu(server.pid);
+    const redisAfter = usesRedis ? await processCpuNs(servers.redisPid!) : null;
+    const gcAfter = server.gc.snapshot();
     if (interruption.requested) throw new Error('interrupted');
     const rssAfter = await readRss(server.pid);
+    const answers = result.good.ok;
+    const redisNs = redisBefore !== null && redisAfter !== null ? redisAfter - redisBefore : null;
     const { goodLatencies, ...kept } = result;
     goodLatencies.sort((a, b) => a - b);
     const problems = runProblems(scenario, result);
@@ -65,6 +78,8 @@ export async function runScenario(
       },
       goodRps: result.durationSec > 0 ? result.good.ok / result.durationSec : 0,
       rssAfter,
+      cpu: cpuPerRequest(server.pid, threadsBefore, threadsAfter, answers, redisNs),
+      alloc: allocPerRequest(gcBefore, gcAfter, answers),
       problems,
     };
   } finally {

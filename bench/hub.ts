@@ -79,7 +79,7 @@ export function describeHub(config: HubConfig): string {
   return `hub (${config.redis ? 'Redis' : 'in-process'} limiter, ${pool}, policy ${config.policy})`;
 }
 
-export async function startHub(config: HubConfig, ctx: HubContext): Promise<ServerProcess> {
+export async function startHub(config: HubConfig, ctx: HubContext, pollMs?: number): Promise<ServerProcess> {
   // The probed port may be taken by someone else before the hub binds it: try once more.
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
@@ -90,6 +90,7 @@ export async function startHub(config: HubConfig, ctx: HubContext): Promise<Serv
         env: hubEnv(config, ctx, port),
         port,
         readyPath: '/readyz',
+        ...(pollMs !== undefined ? { pollMs } : {}),
         // A Redis configuration that silently fell back would measure the wrong thing.
         readyCheck: (body) => {
           const store = (JSON.parse(body) as { limiterStore?: unknown }).limiterStore;

@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { GcTrace } from './gc-trace.js';
 
 /** A server process the harness started: it is stopped by this PID and no other way. */
 export interface ServerProcess {
@@ -12,6 +14,8 @@ export interface ServerProcess {
   exited: Promise<void>;
   /** The last few KiB of its stderr, for a failure message. */
   stderr: () => string;
+  /** Allocation read from its `--trace-gc-nvp` lines (servers are started with it). */
+  gc: GcTrace;
 }
 
 export interface StartSpec {
@@ -23,6 +27,8 @@ export interface StartSpec {
   port?: number;
   /** GET path that answers 200 once the server can take load. */
   readyPath?: string;
+  /** How often readyPath is asked (default 100 ms; the boot measurement asks every 5 ms). */
+  pollMs?: number;
   /** Checks the ready answer's body (e.g. the limiter store really is Redis). */
   readyCheck?: (body: string) => string | null;
   timeoutMs?: number;
@@ -48,11 +54,24 @@ export async function freePort(): Promise<number> {
 }
 
 export async function startServer(spec: StartSpec): Promise<ServerProcess> {
-  const proc = spawn(process.execPath, spec.args, { env: spec.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // --trace-gc-nvp: one line per collection on stdout, read for the allocation per request.
+  const proc = spawn(process.execPath, ['--trace-gc-nvp', ...spec.args], {
+    env: spec.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (proc.pid === undefined) throw new Error(`${spec.name}: could not spawn node`);
   let err = '';
   proc.stderr?.on('data', (d: Buffer) => {
     err = (err + d.toString()).slice(-4096);
+  });
+  const gc = new GcTrace();
+  // stdout is always drained (a full pipe would stall the server); a `{"port":N}` line announces
+  // the port of a server that picks its own.
+  let announce: ((port: number) => void) | undefined;
+  createInterface({ input: proc.stdout! }).on('line', (line) => {
+    if (gc.feed(line) || !announce || !line.startsWith('{"port":')) return;
+    const port = (JSON.parse(line) as { port?: unknown }).port;
+    if (typeof port === 'number') announce(port);
   });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   const server: ServerProcess = {
@@ -62,10 +81,23 @@ export async function startServer(spec: StartSpec): Promise<ServerProcess> {
     proc,
     exited,
     stderr: () => err,
+    gc,
   };
   live.add(server);
   try {
-    const port = spec.port ?? (await portFromStdout(proc, spec.timeoutMs ?? 15_000));
+    const port =
+      spec.port ??
+      (await new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error('no port announced in time')),
+          spec.timeoutMs ?? 15_000,
+        );
+        proc.once('exit', (code) => reject(new Error(`exited with ${code} before listening`)));
+        announce = (p) => {
+          clearTimeout(timer);
+          resolve(p);
+        };
+      }));
     server.base = `http://127.0.0.1:${port}`;
     if (spec.readyPath) await waitReady(server, spec);
     return server;
@@ -73,23 +105,6 @@ export async function startServer(spec: StartSpec): Promise<ServerProcess> {
     await stopServer(server);
     throw new StartError(`${spec.name} failed to start: ${(error as Error).message}\n${err.trim()}`);
   }
-}
-
-async function portFromStdout(proc: ChildProcess, timeoutMs: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('no port announced in time')), timeoutMs);
-    proc.once('exit', (code) => reject(new Error(`exited with ${code} before listening`)));
-    proc.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n')[0];
-      if (!out.includes('\n') || line === undefined) return;
-      clearTimeout(timer);
-      const port = (JSON.parse(line) as { port?: unknown }).port;
-      if (typeof port === 'number') resolve(port);
-      else reject(new Error(`unexpected first line: ${line}`));
-    });
-  });
 }
 
 async function waitReady(server: ServerProcess, spec: StartSpec): Promise<void> {
@@ -109,7 +124,7 @@ async function waitReady(server: ServerProcess, spec: StartSpec): Promise<void> 
     } catch (error) {
       last = (error as Error).message; // not listening yet
     }
-    await sleep(100);
+    await sleep(spec.pollMs ?? 100);
   }
   throw new Error(`not ready within ${spec.timeoutMs ?? 30_000} ms (last: ${last})`);
 }

@@ -1,3 +1,4 @@
+import type { BootFigures } from './boot.js';
 import { REGEX_TIMEOUT_MS } from './payloads.js';
 import type { RunRecord, ScenarioSummary } from './stats.js';
 import { spread } from './stats.js';
@@ -25,6 +26,8 @@ export interface SoakFigures {
 
 const P99_LIMIT_MS = 10;
 const TIMEOUT_SLACK_MS = 250;
+/** Boot to ready on this machine (docs/operations.md, "Boot"). */
+const BOOT_LIMIT_MS = 1500;
 
 function pairRatio(runs: RunRecord[], a: string, b: string, pick: (r: RunRecord) => number) {
   const values: number[] = [];
@@ -48,6 +51,7 @@ export function computeRatios(
   summaries: Map<string, ScenarioSummary>,
   runs: RunRecord[],
   soak: SoakFigures | null,
+  boot: BootFigures | null = null,
 ): Ratio[] {
   const s = (id: string) => summaries.get(id);
   const div = (a: number | undefined, b: number | undefined) =>
@@ -94,6 +98,24 @@ export function computeRatios(
           : ''),
       perRound: pairRatio(runs, 'hub-index', 'ref-get', (r) => r.result.rps),
     }),
+    ratio({
+      id: 'index-same-bytes',
+      label: 'hub-index / ref-get-index (fastify serving the same bytes), req/s',
+      value: div(index?.rps.median, refIndex?.rps.median),
+      direction: '>=',
+      target: 0.9,
+      detail: `${fmt(index?.rps.median)} / ${fmt(refIndex?.rps.median)} req/s`,
+      perRound: pairRatio(runs, 'hub-index', 'ref-get-index', (r) => r.result.rps),
+    }),
+    ratio({
+      id: 'cpu-per-request',
+      label: 'CPU per answer, ref-post / hub-run-redis (hub + Redis)',
+      value: div(refPost?.cost?.total, hubRun?.cost?.total),
+      direction: '>=',
+      target: 0.35,
+      detail: `${fmt(refPost?.cost?.total)} / ${fmt(hubRun?.cost?.total)} µs (hub: API ${fmt(hubRun?.cost?.api)}, workers ${fmt(hubRun?.cost?.workers)}, helpers ${fmt(hubRun?.cost?.helpers)}, Redis ${fmt(hubRun?.cost?.redis ?? undefined)})`,
+      perRound: pairRatio(runs, 'ref-post', 'hub-run-redis', (r) => r.cpu?.total ?? 0),
+    }),
   ];
   // Two conditions, one row: the ratio and "no good request fails".
   const noisyRatio = ratio({
@@ -134,6 +156,19 @@ export function computeRatios(
         ? `${(soak.rss30s / 2 ** 20).toFixed(0)} MiB at 30 s, ${(soak.rssEnd / 2 ** 20).toFixed(0)} MiB at ${soak.seconds} s`
         : 'not run (use --soak)',
       perRound: null,
+    }),
+  );
+  out.push(
+    ratio({
+      id: 'boot',
+      label: `hub boot to ready / ${BOOT_LIMIT_MS} ms`,
+      value: boot ? boot.hubMs.median / BOOT_LIMIT_MS : null,
+      direction: '<=',
+      target: 1,
+      detail: boot
+        ? `hub ${boot.hubMs.median.toFixed(0)} ms (bare fastify listening: ${boot.bareMs.median.toFixed(0)} ms); idle RSS ${(boot.hubRss.median / 2 ** 20).toFixed(0)} MiB (bare fastify ${(boot.bareRss.median / 2 ** 20).toFixed(0)} MiB), medians of ${boot.boots}`
+        : 'not run',
+      perRound: boot ? { min: boot.hubMs.min / BOOT_LIMIT_MS, max: boot.hubMs.max / BOOT_LIMIT_MS } : null,
     }),
   );
   return out;

@@ -1,3 +1,4 @@
+import type { BootFigures } from './boot.js';
 import type { Machine } from './machine.js';
 import { machineLine } from './machine.js';
 import type { BenchOptions } from './options.js';
@@ -21,6 +22,7 @@ export interface ReportInput {
   summaries: ScenarioSummary[];
   ratios: Ratio[];
   soak: SoakRecord | null;
+  boot: BootFigures | null;
   problems: string[];
   /** File name of the chart, next to the Markdown file. */
   svgName: string;
@@ -73,6 +75,38 @@ export function scenarioTable(summaries: ScenarioSummary[]): string {
   );
 }
 
+/** CPU by thread role and heap allocation, per good answer (bench/cpu.ts, bench/gc-trace.ts). */
+export function costTable(summaries: ScenarioSummary[]): string {
+  const us = (n: number | null) => (n === null ? 'n/a' : n.toFixed(0));
+  const kb = (n: number | null) => (n === null ? 'n/a' : (n / 1024).toFixed(1));
+  return markdownTable(
+    [
+      'scenario',
+      'CPU µs/answer',
+      'API thread',
+      'workers (each)',
+      'helpers',
+      'Redis',
+      'alloc KiB API / workers',
+    ],
+    summaries
+      .filter((s) => s.cost !== null)
+      .map((s) => {
+        const c = s.cost!;
+        return [
+          s.id,
+          us(c.total),
+          us(c.api),
+          c.perWorker.length > 0 ? `${us(c.workers)} (${c.perWorker.map((w) => us(w)).join(' ')})` : '0',
+          us(c.helpers),
+          us(c.redis),
+          `${kb(c.allocMain)} / ${kb(c.allocOthers)}`,
+        ];
+      }),
+    [false, true, true, false, true, true, true],
+  );
+}
+
 export function ratioTable(ratios: Ratio[]): string {
   return markdownTable(
     ['target', 'measured', 'per round', 'wanted', 'met', 'figures'],
@@ -105,7 +139,15 @@ export function markdownReport(input: ReportInput): string {
     '',
     scenarioTable(input.summaries),
     '',
-    '## Targets (issue 5)',
+    '## CPU and allocation per good answer (medians over the rounds)',
+    '',
+    'CPU from /proc per thread: the API (main) thread, the pool workers (each, busiest first: idle ' +
+      'spares show as 0), V8 and libuv helper threads, and the Redis server when the run used it. ' +
+      'Allocation: bytes allocated on the JavaScript heaps (`--trace-gc-nvp`), API thread / all workers.',
+    '',
+    costTable(input.summaries),
+    '',
+    '## Targets',
     '',
     ratioTable(input.ratios),
     '',
@@ -116,6 +158,25 @@ export function markdownReport(input: ReportInput): string {
     ...input.summaries.map((s) => `- \`${s.id}\`: ${s.measures}.`),
     '',
   ];
+  if (input.boot) {
+    const b = input.boot;
+    const mib = (n: number) => (n / 2 ** 20).toFixed(0);
+    lines.push(
+      '## Boot and idle memory',
+      '',
+      `${b.boots} boots each, alternating, before the load scenarios; spawn to the first 200 of \`/readyz\` (hub, Redis limiter) or to listening (bare fastify); RSS after 3 s idle.`,
+      '',
+      markdownTable(
+        ['server', 'boot ms median (min–max)', 'idle RSS MiB median (min–max)'],
+        [
+          ['hub', range(b.hubMs, int), range(b.hubRss, mib)],
+          ['bare fastify', range(b.bareMs, int), range(b.bareRss, mib)],
+        ],
+        [false, true, true],
+      ),
+      '',
+    );
+  }
   if (input.soak) {
     const k = input.soak;
     lines.push(

@@ -3,6 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type BootFigures, measureBoots } from './boot.js';
+import { redisPid } from './cpu.js';
 import { stopActiveLoad } from './drive.js';
 import { interruption, progressLine, runScenario, type Servers } from './execute.js';
 import { type HubContext, hubIndexBytes, writePolicyFiles } from './hub.js';
@@ -10,7 +12,7 @@ import { describeMachine, loadNow, machineLine } from './machine.js';
 import { parseOptions } from './options.js';
 import { killAllNow, StartError, startServer, stopAll } from './processes.js';
 import { computeRatios, type SoakFigures } from './ratios.js';
-import { markdownReport, ratioTable, type SoakRecord, scenarioTable } from './report-md.js';
+import { costTable, markdownReport, ratioTable, type SoakRecord, scenarioTable } from './report-md.js';
 import { ratioChart } from './report-svg.js';
 import { allScenarios, describeScenario } from './scenarios.js';
 import { runSoak } from './soak.js';
@@ -51,6 +53,7 @@ const scenarios = allScenarios(opts).filter(
 const runs: RunRecord[] = [];
 const problems: string[] = [];
 let soak: { record: SoakRecord; figures: SoakFigures } | null = null;
+let boot: BootFigures | null = null;
 const tmp = await mkdtemp(join(tmpdir(), 'toolhub-bench-'));
 
 log(`Tool Hub benchmark: ${machineLine(machine)}`);
@@ -78,8 +81,18 @@ try {
       'ref-post': await ref('ref-post', 'post'),
     },
     hub,
+    redisPid: await redisPid(hub.redisUrl),
   };
 
+  // Boots first, on a machine no load scenario has warmed or loaded yet.
+  if (opts.only.length === 0 || opts.only.includes('boot')) {
+    boot = await measureBoots(opts.quick ? 2 : 5, hub, refScript);
+    log(
+      `boot: hub ${boot.hubMs.median.toFixed(0)} ms to ready (${boot.hubMs.min.toFixed(0)}–${boot.hubMs.max.toFixed(0)}), ` +
+        `bare fastify ${boot.bareMs.median.toFixed(0)} ms; idle RSS hub ${(boot.hubRss.median / 2 ** 20).toFixed(0)} MiB, ` +
+        `bare fastify ${(boot.bareRss.median / 2 ** 20).toFixed(0)} MiB\n`,
+    );
+  }
   for (let round = 1; round <= opts.rounds && !interruption.requested; round++) {
     for (const [i, scenario] of scenarios.entries()) {
       if (interruption.requested) break;
@@ -122,9 +135,9 @@ const summaries: ScenarioSummary[] = scenarios
   .map((s) => ({ scenario: s, mine: runs.filter((r) => r.scenario === s.id) }))
   .filter(({ mine }) => mine.length > 0)
   .map(({ scenario, mine }) => summarise(scenario, mine));
-const ratios = computeRatios(new Map(summaries.map((s) => [s.id, s])), runs, soak?.figures ?? null);
+const ratios = computeRatios(new Map(summaries.map((s) => [s.id, s])), runs, soak?.figures ?? null, boot);
 
-log(`\n${scenarioTable(summaries)}\n\n${ratioTable(ratios)}\n`);
+log(`\n${scenarioTable(summaries)}\n\n${costTable(summaries)}\n\n${ratioTable(ratios)}\n`);
 for (const p of problems) log(`problem: ${p}`);
 
 const date = machine.date.slice(0, 10);
@@ -135,7 +148,7 @@ const title = `Tool Hub: ratios against the issue-5 targets, ${date}${opts.quick
 const files: [string, string][] = [
   [
     `${date}.json`,
-    `${JSON.stringify({ machine, options: opts, scenarios: scenarios.map(describeScenario), runs, summaries, ratios, soak: soak?.record ?? null, problems }, null, 2)}\n`,
+    `${JSON.stringify({ machine, options: opts, scenarios: scenarios.map(describeScenario), runs, summaries, ratios, boot, soak: soak?.record ?? null, problems }, null, 2)}\n`,
   ],
   [
     `${date}.md`,
@@ -145,6 +158,7 @@ const files: [string, string][] = [
       summaries,
       ratios,
       soak: soak?.record ?? null,
+      boot,
       problems,
       svgName,
     }),

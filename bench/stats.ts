@@ -1,4 +1,6 @@
+import type { CpuPerRequest } from './cpu.js';
 import type { DriveResult } from './drive.js';
+import type { AllocPerRequest } from './gc-trace.js';
 import type { Scenario } from './scenarios.js';
 
 /** A figure over the rounds: the median is quoted, min and max show the spread. */
@@ -20,6 +22,9 @@ export interface RunRecord {
   goodRps: number;
   /** Resident memory of the server process right after the run, bytes. */
   rssAfter: number | null;
+  /** CPU per good answer by thread role (µs), and heap allocation per good answer (bytes). */
+  cpu: CpuPerRequest | null;
+  alloc: AllocPerRequest | null;
   problems: string[];
 }
 
@@ -42,6 +47,38 @@ export interface ScenarioSummary {
   goodP99: Spread | null;
   /** TIMEOUT answers of all rounds pooled: a handful per round is too few for a p99 alone. */
   timeouts: { count: number; p50: number; p99: number; max: number } | null;
+  /** Medians over the rounds of the CPU (µs) and allocation (bytes) per good answer. */
+  cost: CostSummary | null;
+}
+
+export interface CostSummary {
+  total: number;
+  api: number;
+  workers: number;
+  /** Per worker, busiest first (median of each rank). */
+  perWorker: number[];
+  helpers: number;
+  redis: number | null;
+  allocMain: number | null;
+  allocOthers: number | null;
+}
+
+function costSummary(runs: RunRecord[]): CostSummary | null {
+  const cpus = runs.map((r) => r.cpu).filter((c) => c !== null);
+  if (cpus.length === 0) return null;
+  const med = (values: number[]) => (values.length > 0 ? spread(values).median : null);
+  const allocs = runs.map((r) => r.alloc).filter((a) => a !== null);
+  const ranks = Math.max(...cpus.map((c) => c.perWorker.length));
+  return {
+    total: med(cpus.map((c) => c.total))!,
+    api: med(cpus.map((c) => c.api))!,
+    workers: med(cpus.map((c) => c.workers))!,
+    perWorker: Array.from({ length: ranks }, (_, i) => med(cpus.map((c) => c.perWorker[i] ?? 0))!),
+    helpers: med(cpus.map((c) => c.helpers))!,
+    redis: med(cpus.flatMap((c) => (c.redis === null ? [] : [c.redis]))),
+    allocMain: med(allocs.map((a) => a.main)),
+    allocOthers: med(allocs.map((a) => a.others)),
+  };
 }
 
 export function spread(values: number[]): Spread {
@@ -98,6 +135,7 @@ export function summarise(scenario: Scenario, runs: RunRecord[]): ScenarioSummar
             max: timeoutMs[timeoutMs.length - 1]!,
           }
         : null,
+    cost: costSummary(runs),
   };
 }
 

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Ajv } from 'ajv';
+import { metaCheck, ownAjv } from './ajv.js';
 import { moduleExt, toolDocsDir, toolsDir } from './paths.js';
 import { TOOL_DEFINITION_SCHEMA, type ToolDefinition } from './shared/tool-def-schema.js';
 
@@ -19,9 +19,7 @@ export class RegistryError extends Error {
 }
 
 // A type guard: what passes is a ToolDefinition, with no cast (one declaration, src/shared/tool-def-schema.ts).
-const validateDef = new Ajv({ allErrors: true, strict: false }).compile<ToolDefinition>(
-  TOOL_DEFINITION_SCHEMA,
-);
+const validateDef = ownAjv({ allErrors: true }).compile<ToolDefinition>(TOOL_DEFINITION_SCHEMA);
 
 /**
  * Scans tool folders (CyberChef's operations folder: adding a tool is adding a folder).
@@ -46,6 +44,8 @@ export async function scanTools(
       // tool (EXTRA_TOOL_DIRS, a test's folder) keeps them beside its modules.
       const docsDir = dir === builtIn ? toolDocsDir(name) : join(dir, name);
       const tool = await loadTool(join(dir, name), name, docsDir);
+      // The built-in tools' schemas are checked by the suite (src/ajv.test.ts); a plug-in's here.
+      if (dir !== builtIn) checkPluginSchemas(tool.def);
       if (tools.has(tool.def.id)) throw new RegistryError(`tool '${tool.def.id}' is defined twice`);
       tools.set(tool.def.id, tool);
     }
@@ -69,6 +69,17 @@ async function loadTool(folder: string, name: string, docsDir: string): Promise<
   }
   if (tool.id !== name) throw new RegistryError(`tool folder '${name}' defines id '${tool.id}'`);
   return { def: tool, runPath, docsDir };
+}
+
+function checkPluginSchemas(def: ToolDefinition): void {
+  for (const [name, schema] of [
+    ['input', def.input],
+    ['output', def.output],
+  ] as const) {
+    const problems = metaCheck(schema);
+    if (problems)
+      throw new RegistryError(`tool ${def.id}: its ${name} schema is not a JSON Schema: ${problems}`);
+  }
 }
 
 /** Checks what a schema cannot: modes, fields and related tools agree with each other. */

@@ -1,4 +1,4 @@
-import { readlinkSync } from 'node:fs';
+import { readlinkSync, writeFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
@@ -20,6 +20,7 @@ import { installNetworkGuard, NetworkDisabledError } from './network-guard.js';
 const data = workerData as PoolWorkerData;
 const slots = new RunSlots(data.slots);
 const tid = ownThreadId();
+nameThread();
 installNetworkGuard();
 
 /** Tools this worker has run at least once (their first run may include lazy set-up). */
@@ -100,6 +101,18 @@ function ownThreadId(): number {
     return Number.isInteger(id) && id > 0 ? id : 0;
   } catch {
     return 0;
+  }
+}
+
+/**
+ * Names this OS thread (Linux, 15 characters at most) so that `top -H`, `perf` and the benchmark's
+ * CPU-by-thread figures (docs/benchmarks.md) tell pool workers from V8's and libuv's helpers.
+ */
+function nameThread(): void {
+  try {
+    writeFileSync('/proc/thread-self/comm', 'toolhub-worker');
+  } catch {
+    // not Linux, or /proc is read-only: the name is only a convenience
   }
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringify as toYaml } from 'yaml';
+import { yamlModule } from '../config/yaml.js';
 import { EXAMPLE_NAMES, examplePath } from '../docs/examples.js';
 import { commonSkillsDir, projectRoot } from '../paths.js';
 import type { RegisteredTool } from '../registry.js';
@@ -23,7 +23,8 @@ export interface Catalogue {
   /** By URL path: `/skills/<toolId>/SKILL.md` (from tools/<toolId>/) and `/skills/common/<name>.md`. */
   markdown: Map<string, Served>;
   openapiJson: Served;
-  openapiYaml: Served;
+  /** Made on its first request (YAML is the rarer form, and its library costs the boot). */
+  openapiYaml: () => Served;
   openapi: Record<string, unknown>;
 }
 
@@ -62,6 +63,14 @@ function toolFiles(tool: RegisteredTool) {
     }),
   ) as Record<(typeof EXAMPLE_NAMES)[number], Record<string, unknown>>;
   return { skillMd, examples };
+}
+
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => {
+    value ??= make();
+    return value;
+  };
 }
 
 /** Builds every catalogue document once; requests are then answered from memory. */
@@ -105,7 +114,12 @@ export function buildCatalogue(ctx: CatalogueContext): Catalogue {
     descriptors,
     markdown: markdownFiles,
     openapiJson: json(openapi),
-    openapiYaml: served(toYaml(openapi, { aliasDuplicateObjects: false }), 'application/yaml; charset=utf-8'),
+    openapiYaml: once(() =>
+      served(
+        yamlModule().stringify(openapi, { aliasDuplicateObjects: false }),
+        'application/yaml; charset=utf-8',
+      ),
+    ),
     openapi,
   };
 }

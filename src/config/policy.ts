@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
-import { parse as parseYaml } from 'yaml';
+import { lazyValidator } from '../ajv.js';
 import type { RiskClass, ToolDefinition } from '../shared/tool-def.js';
 import { ConfigError, type EnvConfig } from './env.js';
+import { yamlModule } from './yaml.js';
 
 /** The effective runtime policy of one tool: the module's defaults, then the operator's overrides. */
 export interface ToolPolicy {
@@ -52,7 +52,7 @@ export const POLICY_OVERRIDE_SCHEMA = {
   },
 } as const;
 
-const FILE_SCHEMA = {
+export const FILE_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -67,17 +67,18 @@ export interface PolicyFile {
   tools?: Record<string, PolicyOverride>;
 }
 
-const validateFile = new Ajv({ allErrors: true, strict: false }).compile<PolicyFile>(FILE_SCHEMA);
+const fileValidator = lazyValidator<PolicyFile>(FILE_SCHEMA, { allErrors: true });
 
 /** Reads and checks POLICY_FILE (JSON or YAML); every problem names the file and the field. */
 export function readPolicyFile(path: string): PolicyFile {
   let data: unknown;
   try {
     const text = readFileSync(path, 'utf8');
-    data = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
+    data = /\.ya?ml$/i.test(path) ? yamlModule().parse(text) : JSON.parse(text);
   } catch (err) {
     throw new ConfigError(`POLICY_FILE ${path}: ${(err as Error).message}`);
   }
+  const validateFile = fileValidator();
   if (!validateFile(data)) {
     const problems = (validateFile.errors ?? []).map((e) => {
       const extra = e.params.additionalProperty ? ` '${e.params.additionalProperty}'` : '';

@@ -42,7 +42,7 @@ export default fp<Omit<CatalogueContext, 'tools' | 'policies'>>(
       send(req, reply, catalogue.openapiJson),
     );
     app.get('/api/openapi.yaml', opts_(ROUTE_DOCS.openapiYaml), (req, reply) =>
-      send(req, reply, catalogue.openapiYaml),
+      send(req, reply, catalogue.openapiYaml()),
     );
     app.get<{ Params: { file: string } }>('/api/tools/:file', opts_(ROUTE_DOCS.descriptor), (req, reply) => {
       const id = req.params.file.endsWith('.json') ? req.params.file.slice(0, -5) : '';

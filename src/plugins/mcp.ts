@@ -1,14 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  createMcpHandler,
-  hostHeaderValidationResponse,
-  originValidationResponse,
-} from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { McpHandler } from '../mcp/handler.js';
 import { mcpResources } from '../mcp/resources.js';
-import { type McpCaller, type McpParts, mcpServer } from '../mcp/server.js';
+import type { McpCaller, McpParts } from '../mcp/server.js';
 import { mcpTools } from '../mcp/tools.js';
 import { projectRoot } from '../paths.js';
 import { callerOf } from './api-keys.js';
@@ -24,6 +20,9 @@ export interface McpOptions {
  * `createMcpHandler` in this fastify process. It speaks the current revision (2026-07-28)
  * and, from the same per-request server, the 2025 revisions (2025-06-18, 2025-11-25).
  * Every `tools/call` is one run through the hub's facade, limits and pool (source `mcp`).
+ *
+ * The SDK is loaded once the hub listens, in the background (or by the first /mcp request,
+ * whichever comes first): importing it costs the boot ~200 ms (docs/operations.md, "Boot").
  */
 export default fp<McpOptions>(
   async (app, opts) => {
@@ -34,14 +33,28 @@ export default fp<McpOptions>(
       resources: mcpResources(app.catalogue),
       version,
     };
-    const handler = createMcpHandler(
-      ({ authInfo }) => mcpServer(parts, authInfo?.extra?.caller as McpCaller),
-      {
-        legacy: 'stateless',
-        onerror: (err) => app.log.warn({ err }, 'MCP request failed'),
-      },
-    );
-    app.addHook('onClose', async () => handler.close());
+    let handler: Promise<McpHandler> | undefined;
+    const load = (): Promise<McpHandler> => {
+      if (!handler) {
+        handler = import('../mcp/handler.js').then((m) =>
+          m.mcpHandler(parts, (err) => app.log.warn({ err }, 'MCP request failed')),
+        );
+        // A failed load (EMFILE in a flood) is logged and retried by the next request.
+        handler.catch((err: unknown) => {
+          handler = undefined;
+          app.log.error({ err }, 'MCP SDK failed to load');
+        });
+      }
+      return handler;
+    };
+    app.addHook('onListen', (done) => {
+      // Not awaited: the hub is ready before the SDK is.
+      load().catch(() => {});
+      done();
+    });
+    app.addHook('onClose', async () => {
+      if (handler) await (await handler.catch(() => null))?.close();
+    });
     // Its own context: the body reaches the SDK as it was sent (a malformed one gets the
     // JSON-RPC parse error the MCP spec asks for, not the hub's 400).
     await app.register(async (scope: FastifyInstance) => {
@@ -51,26 +64,21 @@ export default fp<McpOptions>(
         method: ['POST', 'GET', 'DELETE'],
         url: '/mcp',
         config: { toolSurface: true },
-        handler: (request, reply) => serve(request, reply, handler.fetch, opts.allowedHosts),
+        handler: async (request, reply) => serve(request, reply, await load(), opts.allowedHosts),
       });
     });
   },
   { name: 'toolhub-mcp', dependencies: ['toolhub-runner', 'toolhub-catalogue'] },
 );
 
-type Fetch = ReturnType<typeof createMcpHandler>['fetch'];
-
 async function serve(
   request: FastifyRequest,
   reply: FastifyReply,
-  fetch: Fetch,
+  handler: McpHandler,
   allowedHosts: string[] | null,
 ): Promise<FastifyReply> {
   const webRequest = toWebRequest(request);
-  const refused =
-    allowedHosts &&
-    (hostHeaderValidationResponse(webRequest, allowedHosts) ??
-      originValidationResponse(webRequest, allowedHosts));
+  const refused = allowedHosts && handler.refuse(webRequest, allowedHosts);
   const caller: McpCaller = {
     ...callerOf(request),
     requestId: request.id,
@@ -80,11 +88,7 @@ async function serve(
       request.errorCode = errorCode;
     },
   };
-  const response =
-    refused ||
-    (await fetch(webRequest, {
-      authInfo: { token: '', clientId: caller.client, scopes: [], extra: { caller } },
-    }));
+  const response = refused || (await handler.fetch(webRequest, caller));
   reply.code(response.status);
   response.headers.forEach((value, name) => {
     reply.header(name, value);

@@ -27,16 +27,20 @@ export default fp<PoolOptions>(
     // fastify's 10 s plugin timeout, and a boot that fails there helps nobody. The app then
     // starts anyway; runs that arrive first wait in the queue (bounded by QUEUE_WAIT_MS).
     // A warm-up that fails in time fails the boot (a tool module that does not load).
+    // The workers start now and boot on other cores while this thread builds the rest of the
+    // app; the wait is at the end (onReady), not here.
     const warm = pool.warmUp();
-    const late = await Promise.race([warm.then(() => false), delay(WARM_UP_WAIT_MS).then(() => true)]);
-    if (late) {
+    warm.catch(() => {}); // awaited (and reported) below
+    app.addHook('onReady', async () => {
+      const late = await Promise.race([warm.then(() => false), delay(WARM_UP_WAIT_MS).then(() => true)]);
+      if (!late) return;
       app.log.warn(
         `workers still loading after ${WARM_UP_WAIT_MS} ms; serving, runs queue until they are up`,
       );
       warm.catch((err: unknown) => {
         if (!pool.closed) app.log.error({ err }, 'worker warm-up failed');
       });
-    }
+    });
     app.addHook('onClose', async () => pool.close());
   },
   { name: 'toolhub-pool' },

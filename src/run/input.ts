@@ -1,5 +1,6 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
+import { ownAjv } from '../ajv.js';
 import { HubError } from '../errors.js';
 import type { RegisteredTool } from '../registry.js';
 import { quote } from '../shared/quote.js';
@@ -26,7 +27,7 @@ export interface ResolvedInput {
  * generic `a`/`b`/`c` strings become the declared types ("256" → 256).
  */
 export function compileValidators(tools: Map<string, RegisteredTool>): Map<string, ValidateFunction> {
-  const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: false });
+  const ajv = ownAjv({ coerceTypes: true, useDefaults: true, allErrors: false });
   addFormats(ajv);
   const validators = new Map<string, ValidateFunction>();
   for (const [id, { def }] of tools) validators.set(id, ajv.compile(def.input));

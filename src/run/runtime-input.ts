@@ -1,4 +1,5 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
+import { ownAjv } from '../ajv.js';
 import { HubError } from '../errors.js';
 import { quote } from '../shared/quote.js';
 import type { GenericInput } from './input.js';
@@ -47,7 +48,7 @@ export const RUNTIME_SCHEMAS = {
   },
 } as const;
 
-const ajv = new Ajv({ allErrors: false, strict: false });
+const ajv = ownAjv();
 const validateNested = ajv.compile(RUNTIME_SCHEMAS.RuntimeRequestNested);
 const validateFlat = ajv.compile(RUNTIME_SCHEMAS.RuntimeRequestFlat);
 

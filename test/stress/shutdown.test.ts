@@ -29,8 +29,23 @@ describe('graceful shutdown under load', () => {
       const cheap = Array.from({ length: 12 }, () =>
         postJson(`${hub.base}/api/tools/run/`, { toolId: 'token-counter', input: { a: text } }),
       );
-      await new Promise((r) => setTimeout(r, 300));
-      const signalled = Date.now();
+      // SIGTERM only once every request is in flight (answered, or holding a pool slot): one
+      // still in the client's socket when the listener closes would be refused, rightly.
+      let answered = 0;
+      for (const p of [...slow, ...cheap])
+        void p.then(
+          () => answered++,
+          () => answered++,
+        );
+      await expect
+        .poll(
+          async () => {
+            const ready = (await (await fetch(`${hub.base}/readyz`)).json()) as { pool: { inUse: number } };
+            return ready.pool.inUse + answered;
+          },
+          { timeout: 30_000, interval: 20 },
+        )
+        .toBe(slow.length + cheap.length);
       hub.proc.kill('SIGTERM');
       const answers = await Promise.allSettled([...slow, ...cheap]);
       // Every request that was in flight got a real answer, not a reset connection.
@@ -42,9 +57,8 @@ describe('graceful shutdown under load', () => {
         statuses.join(),
       ).toBe(true);
       expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
+      // Exit 0: drained within SHUTDOWN_TIMEOUT_MS (past it the hub exits 1).
       expect(await hub.exited).toBe(0);
-      // Longest timeout (1000 ms) plus a margin for a loaded machine.
-      expect(Date.now() - signalled).toBeLessThan(1000 + 5000);
       await expect(fetch(`${hub.base}/healthz`)).rejects.toThrow();
     } finally {
       await stopInstance(hub);
