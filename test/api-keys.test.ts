@@ -1,6 +1,5 @@
 /** API keys through the app, two app instances on one Redis, and a real process reloading on SIGHUP. */
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiKeysFile,

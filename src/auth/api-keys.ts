@@ -1,36 +1,43 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
-import { type Static, Type } from 'typebox';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import { lazyValidator } from '../ajv.js';
 import { ConfigError } from '../config/env.js';
 import type { Tier } from './tiers.js';
 
-/** The API_KEYS_FILE, declared once: its type is derived from this schema. */
-export const API_KEYS_SCHEMA = Type.Object(
-  {
-    tiers: Type.Optional(
-      Type.Record(
-        Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,31}$' }),
-        Type.Object(
-          { multiplier: Type.Number({ exclusiveMinimum: 0, maximum: 10000 }) },
-          { additionalProperties: false },
-        ),
-      ),
-    ),
-    keys: Type.Array(
-      Type.Object(
-        {
-          id: Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$' }),
-          sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
-          tier: Type.Optional(Type.String()),
+/** The API_KEYS_FILE, declared once as plain JSON Schema: its type is derived from it (json-schema-to-ts). */
+export const API_KEYS_SCHEMA = {
+  type: 'object',
+  required: ['keys'],
+  properties: {
+    tiers: {
+      type: 'object',
+      patternProperties: {
+        '^[a-z0-9][a-z0-9_-]{0,31}$': {
+          type: 'object',
+          required: ['multiplier'],
+          properties: { multiplier: { type: 'number', exclusiveMinimum: 0, maximum: 10000 } },
+          additionalProperties: false,
         },
-        { additionalProperties: false },
-      ),
-    ),
+      },
+    },
+    keys: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'sha256'],
+        properties: {
+          id: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
+          sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+          tier: { type: 'string' },
+        },
+        additionalProperties: false,
+      },
+    },
   },
-  { additionalProperties: false },
-);
-export type ApiKeysFile = Static<typeof API_KEYS_SCHEMA>;
+  additionalProperties: false,
+} as const satisfies JSONSchema;
+export type ApiKeysFile = FromSchema<typeof API_KEYS_SCHEMA>;
 
 /** Who a key belongs to: its id (logs, limits) and its tier. */
 export interface KeyOwner {
@@ -43,7 +50,7 @@ interface StoredKey {
   digest: Buffer;
 }
 
-const validate = new Ajv({ allErrors: true, strict: false }).compile<ApiKeysFile>(API_KEYS_SCHEMA);
+const fileValidator = lazyValidator<ApiKeysFile>(API_KEYS_SCHEMA, { allErrors: true });
 
 /** Reads and checks the keys file; every problem names the file and what is wrong. */
 export function readApiKeysFile(path: string): ApiKeysFile {
@@ -53,6 +60,7 @@ export function readApiKeysFile(path: string): ApiKeysFile {
   } catch (err) {
     throw new ConfigError(`API_KEYS_FILE ${path}: ${(err as Error).message}`);
   }
+  const validate = fileValidator();
   if (!validate(data)) {
     const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
     throw new ConfigError(`API_KEYS_FILE ${path}: ${problems.join('; ')}`);

@@ -1,215 +1,279 @@
 import { availableParallelism } from 'node:os';
-import { Ajv } from 'ajv';
-import { type Static, Type } from 'typebox';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import { ownAjv } from '../ajv.js';
 
 /**
  * The environment, checked once at boot by one ajv schema (fastify/demo's env plugin).
  * A bad value stops the boot with a message naming the variable. The configuration table
- * of docs/operations.md is generated from it (test/docs.test.ts checks it).
+ * of docs/operations.md is generated from it (test/docs.test.ts checks it). The schema is a
+ * plain JSON Schema object: a variable with a default is listed in `required` (ajv fills the
+ * default in before it checks), one without is optional, and EnvConfig below follows from that.
  */
 const poolDefault = Math.max(1, Math.min(availableParallelism(), 4));
 
-export const ENV_SCHEMA = Type.Object(
-  {
-    PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'TCP port to listen on' }),
-    HOST: Type.String({ minLength: 1, default: '0.0.0.0', description: 'Address to listen on' }),
-    REDIS_URL: Type.Optional(
-      Type.String({
-        pattern: '^rediss?://',
-        description: 'Redis for the shared limiter stores; unset: in-process stores (one instance only)',
-      }),
-    ),
-    REDIS_CLUSTER_NODES: Type.Optional(
-      Type.String({
-        minLength: 1,
-        description: 'Redis Cluster seed nodes (comma-separated host:port) instead of REDIS_URL',
-      }),
-    ),
-    REDIS_SENTINELS: Type.Optional(
-      Type.String({
-        minLength: 1,
-        description:
-          'Redis Sentinels (comma-separated host:port) instead of REDIS_URL; with REDIS_SENTINEL_NAME',
-      }),
-    ),
-    REDIS_SENTINEL_NAME: Type.Optional(
-      Type.String({ minLength: 1, description: 'The master group name the Sentinels watch' }),
-    ),
-    REDIS_PREFIX: Type.String({
+export const ENV_SCHEMA = {
+  type: 'object',
+  required: [
+    'PORT',
+    'HOST',
+    'REDIS_PREFIX',
+    'REDIS_COMMAND_TIMEOUT_MS',
+    'LOG_LEVEL',
+    'TRUST_PROXY',
+    'RUNTIME_ENABLED',
+    'DISABLED_TOOLS',
+    'POOL_THREADS',
+    'POOL_OVERFLOW_THREADS',
+    'POOL_MAX_QUEUE',
+    'QUEUE_WAIT_MS',
+    'CAP_WAIT_MS',
+    'WORKER_HEAP_MB',
+    'RESULT_MAX_BYTES',
+    'BODY_LIMIT_BYTES',
+    'SHUTDOWN_TIMEOUT_MS',
+    'PRESSURE_MAX_EVENT_LOOP_DELAY_MS',
+    'PRESSURE_MAX_EVENT_LOOP_UTILIZATION',
+    'PRESSURE_MAX_HEAP_USED_BYTES',
+    'PRESSURE_MAX_RSS_BYTES',
+    'REQUEST_TIMEOUT_MS',
+    'MAX_CONNECTIONS',
+    'REFUSAL_LIMIT',
+    'BATCH_MAX_RUNS',
+    'MCP_ALLOWED_HOSTS',
+    'EXTRA_TOOL_DIRS',
+  ],
+  properties: {
+    PORT: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 65535,
+      default: 8080,
+      description: 'TCP port to listen on',
+    },
+    HOST: { type: 'string', minLength: 1, default: '0.0.0.0', description: 'Address to listen on' },
+    REDIS_URL: {
+      type: 'string',
+      pattern: '^rediss?://',
+      description: 'Redis for the shared limiter stores; unset: in-process stores (one instance only)',
+    },
+    REDIS_CLUSTER_NODES: {
+      type: 'string',
+      minLength: 1,
+      description: 'Redis Cluster seed nodes (comma-separated host:port) instead of REDIS_URL',
+    },
+    REDIS_SENTINELS: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'Redis Sentinels (comma-separated host:port) instead of REDIS_URL; with REDIS_SENTINEL_NAME',
+    },
+    REDIS_SENTINEL_NAME: {
+      type: 'string',
+      minLength: 1,
+      description: 'The master group name the Sentinels watch',
+    },
+    REDIS_PREFIX: {
+      type: 'string',
       default: 'toolhub:',
       description: 'Prefix of every Redis key the hub writes',
-    }),
-    REDIS_COMMAND_TIMEOUT_MS: Type.Integer({
+    },
+    REDIS_COMMAND_TIMEOUT_MS: {
+      type: 'integer',
       minimum: 10,
       maximum: 10000,
       default: 200,
       description: 'A limiter command slower than this falls back to the in-process insurance store',
-    }),
-    LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+    },
+    LOG_LEVEL: {
+      enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
       default: 'info',
       description: 'pino log level',
-    }),
-    TRUST_PROXY: Type.String({
+    },
+    TRUST_PROXY: {
+      type: 'string',
       default: 'false',
       description:
         'false: the client is the TCP peer; true: trust X-Forwarded-For; or a comma list of trusted proxy addresses/CIDRs, or a hop count',
-    }),
-    POLICY_FILE: Type.Optional(
-      Type.String({
-        minLength: 1,
-        description: 'JSON or YAML file of per-tool policy overrides and switches',
-      }),
-    ),
-    RUNTIME_ENABLED: Type.Boolean({
+    },
+    POLICY_FILE: {
+      type: 'string',
+      minLength: 1,
+      description: 'JSON or YAML file of per-tool policy overrides and switches',
+    },
+    RUNTIME_ENABLED: {
+      type: 'boolean',
       default: true,
       description: 'false switches every tool run off (RUNTIME_DISABLED)',
-    }),
-    DISABLED_TOOLS: Type.String({
+    },
+    DISABLED_TOOLS: {
+      type: 'string',
       default: '',
       description: 'Comma-separated toolIds switched off (TOOL_DISABLED)',
-    }),
-    POOL_THREADS: Type.Integer({
+    },
+    POOL_THREADS: {
+      type: 'integer',
       minimum: 1,
       maximum: 64,
       default: poolDefault,
       description:
         'Batches of runs at normal priority at once (active workers; plus one warm spare). Default: CPU count, 1..4',
-    }),
-    POOL_OVERFLOW_THREADS: Type.Integer({
+    },
+    POOL_OVERFLOW_THREADS: {
+      type: 'integer',
       minimum: 0,
       maximum: 256,
       default: 4,
       description:
         'Extra worker threads per lane for held runs (runs past 100 ms, off the active workers), beyond the active workers and one warm spare',
-    }),
-    POOL_MAX_QUEUE: Type.Integer({
+    },
+    POOL_MAX_QUEUE: {
+      type: 'integer',
       minimum: 0,
       maximum: 100000,
       default: 256,
       description: 'Runs that may wait for a worker; past it: CONCURRENCY_LIMIT (503)',
-    }),
-    QUEUE_WAIT_MS: Type.Integer({
+    },
+    QUEUE_WAIT_MS: {
+      type: 'integer',
       minimum: 1,
       maximum: 600000,
       default: 10000,
       description: 'Longest wait of a run for a worker; past it: CONCURRENCY_LIMIT (503)',
-    }),
-    CAP_WAIT_MS: Type.Integer({
+    },
+    CAP_WAIT_MS: {
+      type: 'integer',
       minimum: 0,
       maximum: 600000,
       default: 10000,
       description:
         'Longest wait of a run for a slot under the per-client or per-tool cap; past it: CONCURRENCY_LIMIT (429). 0: refuse at once',
-    }),
-    WORKER_HEAP_MB: Type.Integer({
+    },
+    WORKER_HEAP_MB: {
+      type: 'integer',
       minimum: 16,
       maximum: 16384,
       default: 256,
       description: 'Old-generation heap limit of each worker; a run past it: BUDGET_EXCEEDED',
-    }),
-    RESULT_MAX_BYTES: Type.Integer({
+    },
+    RESULT_MAX_BYTES: {
+      type: 'integer',
       minimum: 1024,
       maximum: 268435456,
       default: 8388608,
       description: 'Largest serialised result of one run; past it: BUDGET_EXCEEDED',
-    }),
-    BODY_LIMIT_BYTES: Type.Integer({
+    },
+    BODY_LIMIT_BYTES: {
+      type: 'integer',
       minimum: 1024,
       maximum: 268435456,
       default: 4194304,
       description: 'Hard cap of an HTTP request body; past it: INPUT_TOO_LARGE',
-    }),
-    SHUTDOWN_TIMEOUT_MS: Type.Integer({
+    },
+    SHUTDOWN_TIMEOUT_MS: {
+      type: 'integer',
       minimum: 100,
       maximum: 600000,
       default: 15000,
       description: 'On SIGTERM, longest wait for in-flight runs before the process exits',
-    }),
-    PRESSURE_MAX_EVENT_LOOP_DELAY_MS: Type.Integer({
+    },
+    PRESSURE_MAX_EVENT_LOOP_DELAY_MS: {
+      type: 'integer',
       minimum: 0,
       maximum: 600000,
       default: 1000,
       description: 'Shed runs (503 CONCURRENCY_LIMIT) while the event loop lags more than this; 0: off',
-    }),
-    PRESSURE_MAX_EVENT_LOOP_UTILIZATION: Type.Number({
+    },
+    PRESSURE_MAX_EVENT_LOOP_UTILIZATION: {
+      type: 'number',
       minimum: 0,
       maximum: 1,
       default: 0,
       description: 'Shed runs while the API thread is busier than this (0..1); 0: off',
-    }),
-    PRESSURE_MAX_HEAP_USED_BYTES: Type.Integer({
+    },
+    PRESSURE_MAX_HEAP_USED_BYTES: {
+      type: 'integer',
       minimum: 0,
       default: 0,
       description: "Shed runs while the API thread's heap is above this; 0: 90% of its heap limit",
-    }),
-    PRESSURE_MAX_RSS_BYTES: Type.Integer({
+    },
+    PRESSURE_MAX_RSS_BYTES: {
+      type: 'integer',
       minimum: 0,
       default: 0,
       description: 'Shed runs while the resident memory of the process is above this; 0: off',
-    }),
-    PUBLIC_BASE_URL: Type.Optional(
-      Type.String({
-        pattern: '^https?://[^\\s]+[^/]$',
-        description:
-          'Public base address of the hub in descriptors and OpenAPI (default: http://localhost:PORT)',
-      }),
-    ),
-    REQUEST_TIMEOUT_MS: Type.Integer({
+    },
+    PUBLIC_BASE_URL: {
+      type: 'string',
+      pattern: '^https?://[^\\s]+[^/]$',
+      description:
+        'Public base address of the hub in descriptors and OpenAPI (default: http://localhost:PORT)',
+    },
+    REQUEST_TIMEOUT_MS: {
+      type: 'integer',
       minimum: 1000,
       maximum: 600000,
       default: 30000,
       description:
         'Longest time to receive a whole request (headers and body); a stalled upload is cut with 408 TIMEOUT',
-    }),
-    MAX_CONNECTIONS: Type.Integer({
+    },
+    MAX_CONNECTIONS: {
+      type: 'integer',
       minimum: 0,
       maximum: 1000000,
       default: 0,
       description:
         'Open client connections at most; more are refused at accept. 0: three quarters of the file-descriptor limit',
-    }),
-    REFUSAL_LIMIT: Type.Integer({
+    },
+    REFUSAL_LIMIT: {
+      type: 'integer',
       minimum: 0,
       maximum: 1000000,
       default: 60,
       description:
         'Requests per minute per client refused before the rate limiter (400, 401, 404, 405, 408, 413, 415, 431) before that client gets 429 at once; 0: off',
-    }),
-    API_KEYS_FILE: Type.Optional(
-      Type.String({
-        minLength: 1,
-        description:
-          'JSON file of API keys (SHA-256 hashes) and tiers; set: every tool surface needs a key (re-read on SIGHUP); unset: no keys',
-      }),
-    ),
-    BATCH_MAX_RUNS: Type.Integer({
+    },
+    API_KEYS_FILE: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'JSON file of API keys (SHA-256 hashes) and tiers; set: every tool surface needs a key (re-read on SIGHUP); unset: no keys',
+    },
+    BATCH_MAX_RUNS: {
+      type: 'integer',
       minimum: 1,
       maximum: 1000,
       default: 20,
       description: 'Most runs in one POST /api/tools/batch/',
-    }),
-    MCP_ALLOWED_HOSTS: Type.String({
+    },
+    MCP_ALLOWED_HOSTS: {
+      type: 'string',
       default: '',
       description:
         'Host names /mcp accepts in Host and Origin (DNS-rebinding protection), comma-separated; default: loopback, the PUBLIC_BASE_URL host and HOST; * switches the check off',
-    }),
-    EXTRA_TOOL_DIRS: Type.String({
+    },
+    EXTRA_TOOL_DIRS: {
+      type: 'string',
       default: '',
       description: 'Comma-separated extra folders scanned for tool modules (plug-ins, test fixtures)',
-    }),
+    },
   },
-  { additionalProperties: true },
-);
+  additionalProperties: true,
+} as const satisfies JSONSchema;
 
-/** The checked environment: derived from the schema above, never declared apart. */
-export type EnvConfig = Static<typeof ENV_SCHEMA>;
+/**
+ * The checked environment: derived from the schema above, never declared apart. Only the named
+ * variables: `additionalProperties: true` would add an index signature (`[x: string]: unknown`).
+ */
+export type EnvConfig = { [K in keyof Env as string extends K ? never : K]: Env[K] };
+type Env = FromSchema<typeof ENV_SCHEMA>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: true, strict: false });
-const validate = ajv.compile<EnvConfig>(ENV_SCHEMA);
+const validate = ownAjv({ coerceTypes: true, useDefaults: true, allErrors: true }).compile<EnvConfig>(
+  ENV_SCHEMA,
+);
 
 /** Reads the variables the hub knows from `env`; throws ConfigError naming each bad one. */
 export function loadEnv(env: NodeJS.ProcessEnv | Record<string, string | undefined>): EnvConfig {

@@ -1,110 +1,173 @@
-import { type Static, Type } from 'typebox';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 
 /**
  * The shape of a tool module (`tools/<id>/tool.ts`), declared once: the schema below is what
  * the registry checks every module with (ajv), and the types are derived from it. A tool
  * describes itself here; the registry, the routes, the catalogue and the OpenAPI document
- * are derived from these definitions. Only the API process imports this module: tools and
- * workers import src/shared/tool-def.ts, which takes these types without loading TypeBox
- * (its import costs ~250 ms, which a worker's first run would pay).
+ * are derived from these definitions. The schemas are plain JSON Schema objects (`as const`);
+ * json-schema-to-ts derives the types from them at compile time (`import type`: no schema
+ * library is loaded at run time). Only the API process imports this module: tools and workers
+ * import src/shared/tool-def.ts, which takes these types only.
  */
 
-const text = Type.String({ minLength: 1 });
-const texts = Type.Array(text);
-const positive = Type.Integer({ minimum: 1 });
+const text = { type: 'string', minLength: 1 } as const;
+const texts = { type: 'array', items: text } as const;
+const positive = { type: 'integer', minimum: 1 } as const;
 /** A named field of the dedicated surface, or null where the slot is unused. */
-const slotName = Type.Union([Type.String({ pattern: '^[a-zA-Z][a-zA-Z0-9]*$' }), Type.Null()]);
+const slotName = {
+  anyOf: [{ type: 'string', pattern: '^[a-zA-Z][a-zA-Z0-9]*$' }, { type: 'null' }],
+} as const;
 
 export const RISK_CLASSES = ['L', 'M', 'H'] as const;
 export const CATEGORIES = ['devtools', 'ai'] as const;
 export const HTTP_METHODS = ['GET', 'POST'] as const;
 
-export const FAQ_SCHEMA = Type.Object({ question: text, answer: text }, { additionalProperties: false });
-export const HOW_TO_SCHEMA = Type.Object({ title: text, description: text }, { additionalProperties: false });
+export const FAQ_SCHEMA = {
+  type: 'object',
+  required: ['question', 'answer'],
+  properties: { question: text, answer: text },
+  additionalProperties: false,
+} as const satisfies JSONSchema;
+export const HOW_TO_SCHEMA = {
+  type: 'object',
+  required: ['title', 'description'],
+  properties: { title: text, description: text },
+  additionalProperties: false,
+} as const satisfies JSONSchema;
 
 /** Default runtime policy of a tool; operators override any field (see src/config/policy.ts). */
-const PolicyDefaults = Type.Object(
-  {
+const PolicyDefaults = {
+  type: 'object',
+  required: ['limit', 'burst', 'windowSec', 'inputMaxBytes', 'timeoutMs'],
+  properties: {
     limit: positive,
-    burst: Type.Integer({ minimum: 0 }),
+    burst: { type: 'integer', minimum: 0 },
     windowSec: positive,
     inputMaxBytes: positive,
     timeoutMs: positive,
   },
-  { additionalProperties: false },
-);
+  additionalProperties: false,
+} as const satisfies JSONSchema;
 
+const slotProperties = { a: slotName, b: slotName, c: slotName } as const;
 /** Named fields on the dedicated surface for the generic `a`, `b`, `c` (null: unused). */
-const Fields = Type.Object({ a: slotName, b: slotName, c: slotName }, { additionalProperties: false });
+const Fields = {
+  type: 'object',
+  required: ['a', 'b', 'c'],
+  properties: slotProperties,
+  additionalProperties: false,
+} as const satisfies JSONSchema;
 
-const Endpoint = Type.Object(
-  {
+const Endpoint = {
+  type: 'object',
+  required: ['path', 'methods', 'summary'],
+  properties: {
     /** Full path, with a trailing slash, e.g. `/api/format-detective/detect/`. */
-    path: Type.String({ pattern: '^/api/[a-z0-9-]+/([a-z0-9-]+/)?$' }),
-    methods: Type.Array(Type.Enum(HTTP_METHODS), { minItems: 1, uniqueItems: true }),
+    path: { type: 'string', pattern: '^/api/[a-z0-9-]+/([a-z0-9-]+/)?$' },
+    methods: { type: 'array', items: { enum: HTTP_METHODS }, minItems: 1, uniqueItems: true },
     summary: text,
     /** Set when the path implies the mode (two-path tools). */
-    mode: Type.Optional(text),
+    mode: text,
     /** Modes accepted on this endpoint through the mode field (first = default); default: all. */
-    modes: Type.Optional(Type.Array(text, { minItems: 1 })),
+    modes: { type: 'array', items: text, minItems: 1 },
   },
-  { additionalProperties: false },
-);
+  additionalProperties: false,
+} as const satisfies JSONSchema;
 
 export type JsonSchema = { [key: string]: unknown };
 
-export const TOOL_DEFINITION_SCHEMA = Type.Object(
-  {
-    id: Type.String({ pattern: '^[a-z][a-z0-9-]*$' }),
+export const TOOL_DEFINITION_SCHEMA = {
+  type: 'object',
+  required: [
+    'id',
+    'name',
+    'description',
+    'category',
+    'icon',
+    'keywords',
+    'tags',
+    'riskClass',
+    'policy',
+    'modes',
+    'modeField',
+    'fields',
+    'input',
+    'output',
+    'semanticFields',
+    'endpoints',
+    'faqs',
+    'howTo',
+    'relatedTools',
+  ],
+  properties: {
+    id: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' },
     name: text,
     description: text,
-    category: Type.Enum(CATEGORIES),
+    category: { enum: CATEGORIES },
     icon: text,
     keywords: texts,
     tags: texts,
-    riskClass: Type.Enum(RISK_CLASSES),
+    riskClass: { enum: RISK_CLASSES },
     /** Present on some tools only: the descriptor says so. */
-    hasApi: Type.Optional(Type.Boolean()),
+    hasApi: { type: 'boolean' },
     policy: PolicyDefaults,
     /** The modes of the tool; the first is the default. */
-    modes: Type.Array(text, { minItems: 1, uniqueItems: true }),
+    modes: { type: 'array', items: text, minItems: 1, uniqueItems: true },
     /** Name of the mode field on the dedicated surface; null when the path implies it. */
     modeField: slotName,
     fields: Fields,
     /** Per-mode changes to `fields` (e.g. cron `build` takes `fields` instead of `expression`). */
-    fieldsByMode: Type.Optional(Type.Record(Type.String(), Type.Partial(Fields))),
+    fieldsByMode: {
+      type: 'object',
+      patternProperties: { '^.*$': { type: 'object', properties: slotProperties } },
+    },
     /**
      * JSON Schema (draft-07) of the named input, without the mode field. Validation coerces
      * types (query strings and generic `a`/`b`/`c` arrive as strings), so a numeric field is
      * declared as `integer` and "256" becomes 256. An `enum` failure is UNSUPPORTED_OPTION.
+     * Typed as JsonSchema (see ToolDefinition below).
      */
-    input: Type.Unsafe<JsonSchema>({
+    input: {
       type: 'object',
       required: ['type', 'properties'],
       properties: { type: { const: 'object' } },
-    }),
+    },
     /**
      * JSON Schema of the tool's result (what `structuredContent` of an MCP call conforms to);
-     * test/output-schemas.test.ts checks every example's real result against it.
+     * test/output-schemas.test.ts checks every example's real result against it. Typed as
+     * JsonSchema (see ToolDefinition below).
      */
-    output: Type.Unsafe<JsonSchema>({ type: 'object', required: ['type'] }),
+    output: { type: 'object', required: ['type'] },
     /** Field name → what it means, for agents. */
-    semanticFields: Type.Record(Type.String(), text, { minProperties: 1 }),
-    endpoints: Type.Array(Endpoint, { minItems: 1 }),
-    faqs: Type.Array(FAQ_SCHEMA),
-    howTo: Type.Array(HOW_TO_SCHEMA),
+    semanticFields: { type: 'object', patternProperties: { '^.*$': text }, minProperties: 1 },
+    endpoints: { type: 'array', items: Endpoint, minItems: 1 },
+    faqs: { type: 'array', items: FAQ_SCHEMA },
+    howTo: { type: 'array', items: HOW_TO_SCHEMA },
     /** ids of related tools. */
     relatedTools: texts,
     /** Result fields that depend on the clock (e.g. cron's next runs); examples compare the rest. */
-    volatileResultFields: Type.Optional(texts),
+    volatileResultFields: texts,
   },
-  { additionalProperties: false },
-);
+  additionalProperties: false,
+} as const satisfies JSONSchema;
 
-export type ToolDefinition = Static<typeof TOOL_DEFINITION_SCHEMA>;
-export type ToolPolicyDefaults = Static<typeof PolicyDefaults>;
-export type ToolEndpoint = Static<typeof Endpoint>;
-export type FieldMap = Static<typeof Fields>;
+/**
+ * A tool definition, derived from the schema above with three fields typed by hand: `input`
+ * and `output` are schemas themselves (the schema only checks their outline; the code reads
+ * them as JsonSchema), and a `fieldsByMode` entry is a partial FieldMap (its schema does not
+ * close the object, which would give it an index signature of unknown).
+ */
+export type ToolDefinition = Omit<
+  FromSchema<typeof TOOL_DEFINITION_SCHEMA>,
+  'input' | 'output' | 'fieldsByMode'
+> & {
+  fieldsByMode?: Record<string, Partial<FieldMap>>;
+  input: JsonSchema;
+  output: JsonSchema;
+};
+export type ToolPolicyDefaults = FromSchema<typeof PolicyDefaults>;
+export type ToolEndpoint = FromSchema<typeof Endpoint>;
+export type FieldMap = FromSchema<typeof Fields>;
 export type RiskClass = (typeof RISK_CLASSES)[number];
 export type Category = (typeof CATEGORIES)[number];
 export type HttpMethod = (typeof HTTP_METHODS)[number];
