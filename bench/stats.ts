@@ -51,17 +51,11 @@ export interface ScenarioSummary {
   cost: CostSummary | null;
 }
 
-export interface CostSummary {
-  total: number;
-  api: number;
-  workers: number;
-  /** Per worker, busiest first (median of each rank). */
-  perWorker: number[];
-  helpers: number;
-  redis: number | null;
+/** The medians of CpuPerRequest's figures (per worker: the median of each rank), and allocation. */
+export type CostSummary = CpuPerRequest & {
   allocMain: number | null;
   allocOthers: number | null;
-}
+};
 
 function costSummary(runs: RunRecord[]): CostSummary | null {
   const cpus = runs.map((r) => r.cpu).filter((c) => c !== null);

@@ -1,4 +1,5 @@
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
+import { once } from './shared/once.js';
 
 /**
  * Ajv for the hub's own schemas (environment, policy and keys files, tool definitions, request
@@ -13,11 +14,7 @@ export function ownAjv(options: Options = {}): Ajv {
 
 /** A validator compiled on first use: a file this instance never reads costs nothing at boot. */
 export function lazyValidator<T>(schema: object, options: Options = {}): () => ValidateFunction<T> {
-  let validate: ValidateFunction<T> | undefined;
-  return () => {
-    validate ??= ownAjv(options).compile<T>(schema);
-    return validate;
-  };
+  return once(() => ownAjv(options).compile<T>(schema));
 }
 
 let checker: Ajv | undefined;

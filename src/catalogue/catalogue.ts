@@ -5,6 +5,7 @@ import { yamlModule } from '../config/yaml.js';
 import { EXAMPLE_NAMES, examplePath } from '../docs/examples.js';
 import { commonSkillsDir, projectRoot } from '../paths.js';
 import type { RegisteredTool } from '../registry.js';
+import { once } from '../shared/once.js';
 import { type CatalogueContext, describeTool, remoteCallable } from './descriptor.js';
 import { buildOpenApi } from './openapi.js';
 
@@ -63,14 +64,6 @@ function toolFiles(tool: RegisteredTool) {
     }),
   ) as Record<(typeof EXAMPLE_NAMES)[number], Record<string, unknown>>;
   return { skillMd, examples };
-}
-
-function once<T>(make: () => T): () => T {
-  let value: T | undefined;
-  return () => {
-    value ??= make();
-    return value;
-  };
 }
 
 /** Builds every catalogue document once; requests are then answered from memory. */

@@ -22,13 +22,12 @@ export default fp<PoolOptions>(
     pool.onRestart = () =>
       app.log.warn('worker thread replaced: a run passed its deadline or heap limit, or its worker died');
     app.decorate('pool', pool);
-    // Boot waits for the workers to load their tools, but not past WARM_UP_WAIT_MS: on a
-    // starved machine (seen in CI with two suites sharing 2 cores) loading can outlast
-    // fastify's 10 s plugin timeout, and a boot that fails there helps nobody. The app then
-    // starts anyway; runs that arrive first wait in the queue (bounded by QUEUE_WAIT_MS).
-    // A warm-up that fails in time fails the boot (a tool module that does not load).
-    // The workers start now and boot on other cores while this thread builds the rest of the
-    // app; the wait is at the end (onReady), not here.
+    // The workers start now and boot on the other cores while this thread builds the rest of
+    // the app; the boot waits for them at the end (onReady), but not past WARM_UP_WAIT_MS: on
+    // a starved machine (seen in CI with two suites sharing 2 cores) a worker's start can be
+    // slow, and a boot that fails there helps nobody. The app then serves anyway; runs that
+    // arrive first wait in the queue (bounded by QUEUE_WAIT_MS). A warm-up that fails in time
+    // fails the boot (a worker that cannot start).
     const warm = pool.warmUp();
     warm.catch(() => {}); // awaited (and reported) below
     app.addHook('onReady', async () => {
