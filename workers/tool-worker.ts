@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { workerData } from 'node:worker_threads';
 import type { BatchAnswer, PoolWorkerData, RunBatch, RunEnvelope, RunItem } from '../src/shared/envelope.js';
 import { RunSlots } from '../src/shared/run-slots.js';
-import type { ToolRun } from '../src/shared/tool-def.js';
+import type { ToolPrepare, ToolRun } from '../src/shared/tool-def.js';
 import { ToolInputError } from '../src/shared/tool-error.js';
 import { installNetworkGuard, NetworkDisabledError } from './network-guard.js';
 
@@ -14,8 +14,9 @@ import { installNetworkGuard, NetworkDisabledError } from './network-guard.js';
  * API process's code. A task is a batch of runs (src/shared/envelope.ts), run in order.
  * A worker starts without its tools and imports each on first use, so a worker (a spare,
  * an overflow worker, the replacement of a terminated one) is ready in milliseconds and
- * spends no CPU on tools it never runs. A run's deadline starts after its tool is loaded:
- * loading never eats into it.
+ * spends no CPU on tools it never runs. A run's deadline starts after its tool is loaded
+ * and has prepared what this input needs (its run module's optional `prepare` export, e.g.
+ * a tokenizer's tables): neither eats into it.
  */
 const data = workerData as PoolWorkerData;
 const slots = new RunSlots(data.slots);
@@ -25,15 +26,20 @@ installNetworkGuard();
 
 /** Tools this worker has run at least once (their first run may include lazy set-up). */
 const ran = new Set<string>();
-/** Each tool's run function, loading or loaded. A failed load is forgotten (EMFILE passes). */
-const modules = new Map<string, Promise<ToolRun>>();
+interface RunModule {
+  default: ToolRun;
+  prepare?: ToolPrepare;
+}
 
-function load(toolId: string): Promise<ToolRun> {
+/** Each tool's run module, loading or loaded. A failed load is forgotten (EMFILE passes). */
+const modules = new Map<string, Promise<RunModule>>();
+
+function load(toolId: string): Promise<RunModule> {
   let mod = modules.get(toolId);
   if (!mod) {
     const path = data.tools[toolId];
     mod = path
-      ? import(pathToFileURL(path).href).then((m: { default: ToolRun }) => m.default)
+      ? (import(pathToFileURL(path).href) as Promise<RunModule>)
       : Promise.reject(new Error(`tool ${toolId} is not in this worker`));
     modules.set(toolId, mod);
     mod.catch(() => modules.delete(toolId));
@@ -51,7 +57,11 @@ export default async function runBatch(task: RunBatch): Promise<BatchAnswer> {
   for (const item of task.items) {
     let run: ToolRun | { error: unknown };
     try {
-      run = await load(item.toolId);
+      // Loading the module and the tool's own set-up for this input happen before the claim
+      // below, where the run's deadline starts: neither ever counts against it.
+      const mod = await load(item.toolId);
+      await mod.prepare?.(item.input, item.mode);
+      run = mod.default;
     } catch (error) {
       run = { error };
     }

@@ -27,3 +27,11 @@ export type ToolInput = Record<string, unknown>;
 
 /** Signature of the default export of `tools/<id>/run.ts`. */
 export type ToolRun = (input: ToolInput, mode: string) => unknown | Promise<unknown>;
+/**
+ * A run module's optional `prepare` export: the set-up a run of this input needs that is not
+ * the run's own work (a tokenizer's tables for its encoding). The worker awaits it before the
+ * run starts, so, like loading the module, it never counts against the run's deadline
+ * (docs/architecture.md, "Set-up outside the deadline"). It must be bounded whatever the input: it
+ * may pick among fixed tables, never do work that grows with the input.
+ */
+export type ToolPrepare = (input: ToolInput, mode: string) => void | Promise<void>;

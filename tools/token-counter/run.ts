@@ -26,6 +26,15 @@ export interface TokenCountResult {
   truncated?: boolean;
 }
 
+/**
+ * Builds the encoder this input's model needs before the run starts (one of a few fixed
+ * tables, ~350 ms on a worker's first use, seconds on a loaded machine): the worker runs it
+ * outside the run's deadline, so a cold worker never turns a good count into a TIMEOUT.
+ */
+export async function prepare(input: ToolInput): Promise<void> {
+  await loadEncoder(resolveEncoding((input.model as string) || DEFAULT_MODEL).encoding);
+}
+
 /** Input as the schema in tool.ts passed it: text within its length, limit an integer in range. */
 export default async function run(input: ToolInput, mode: string): Promise<TokenCountResult> {
   const text = input.text as string;
