@@ -49,23 +49,32 @@ describe('limits before the pool', () => {
   });
 
   it('lets runs past the per-client cap wait their turn, never delaying another client', async () => {
-    const file = await policyFile({ tools: { 'fx-sleep': { maxInFlightPerClient: 1 } } });
+    // A deadline far above the 200 ms sleeps: on a starved machine a timer fires late, and
+    // this test is about the cap's queue, not deadlines.
+    const file = await policyFile({ tools: { 'fx-sleep': { maxInFlightPerClient: 1, timeoutMs: 5000 } } });
     app = await buildTestApp({ POLICY_FILE: file, TRUST_PROXY: 'true', POOL_THREADS: '2' });
+    const finished: string[] = [];
     const sleep = (ip: string, ms: number) =>
-      app!.inject({
-        method: 'POST',
-        url: '/api/tools/run/',
-        payload: { toolId: 'fx-sleep', a: String(ms) },
-        headers: { 'x-forwarded-for': ip },
-      });
+      app!
+        .inject({
+          method: 'POST',
+          url: '/api/tools/run/',
+          payload: { toolId: 'fx-sleep', a: String(ms) },
+          headers: { 'x-forwarded-for': ip },
+        })
+        .then((res) => {
+          finished.push(ip);
+          return res;
+        });
     const started = Date.now();
-    const [a1, a2, a3] = [sleep('10.0.0.1', 200), sleep('10.0.0.1', 200), sleep('10.0.0.1', 200)];
+    const a = [sleep('10.0.0.1', 200), sleep('10.0.0.1', 200), sleep('10.0.0.1', 200)];
     const b1 = await sleep('10.0.0.2', 1);
-    // The other client ran at once, while 10.0.0.1's runs went one at a time.
+    // Judged by order, not by time: the other client's run did not queue behind 10.0.0.1's
+    // (at most the first of those could end before it), while those went one at a time.
     expect(b1.statusCode).toBe(200);
-    expect(Date.now() - started).toBeLessThan(400);
-    const a = await Promise.all([a1, a2, a3]);
-    expect(a.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    expect(finished.filter((ip) => ip === '10.0.0.1').length).toBeLessThanOrEqual(1);
+    expect((await Promise.all(a)).map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    // One at a time: three 200 ms runs cannot end sooner (a lower bound holds on any machine).
     expect(Date.now() - started).toBeGreaterThanOrEqual(600);
   });
 

@@ -56,8 +56,8 @@ const TAKE_BACK_AFTER_MS = 20;
 /** A run holding its worker longer than this is held: it stops counting as active. */
 const HOLD_AFTER_MS = 100;
 /**
- * A worker's first run of a tool may build tables (a tokenizer's: ~350 ms here, seconds on
- * a loaded machine). Holding it at once would send the next run of the tool to another
+ * A worker's first run of a tool may include lazy set-up its `prepare` export does not cover
+ * (tables built inside the run: hundreds of ms, seconds on a loaded machine). Holding it at once would send the next run of the tool to another
  * worker, which builds the same tables, and so on; holding a runaway late keeps good runs
  * waiting. Until a first run of the tool has succeeded such a run is held after
  * FIRST_RUN_MS, then after twice what first runs of the tool take.
