@@ -119,9 +119,12 @@ describe('the pool', () => {
     answers.forEach((r, i) => {
       if (texts[i] !== 'spin') expect(r.json().result.text).toBe(texts[i]);
     });
-    // Runs queued behind the overdue one are taken back long before its 300 ms deadline.
+    // Runs queued behind the overdue one are taken back and run elsewhere: they do not wait
+    // it out (judged against the overdue run's own time to its answer, not a fixed bound, so
+    // a starved machine that slows both does not fail it).
     const behind = answers.slice(5).map((r) => r.json().runtime.queuedMs as number);
-    expect(Math.max(...behind)).toBeLessThan(200);
+    const spin = answers[4]!.json().runtime as { queuedMs: number; durationMs: number };
+    expect(Math.max(...behind)).toBeLessThan(spin.queuedMs + spin.durationMs);
     const text = (await app.inject({ url: '/metrics' })).body;
     const sum = Number(/toolhub_pool_batch_runs_sum (\d+)/.exec(text)?.[1]);
     const count = Number(/toolhub_pool_batch_runs_count (\d+)/.exec(text)?.[1]);
