@@ -91,11 +91,7 @@ export function computeRatios(
       value: div(index?.rps.median, refGet?.rps.median),
       direction: '>=',
       target: 0.9,
-      detail:
-        `${fmt(index?.rps.median)} / ${fmt(refGet?.rps.median)} req/s` +
-        (refIndex
-          ? `; bare fastify serving the same bytes: ${fmt(refIndex.rps.median)} req/s (hub-index / that: ${fmt(div(index?.rps.median, refIndex.rps.median) ?? undefined, 2)})`
-          : ''),
+      detail: `${fmt(index?.rps.median)} / ${fmt(refGet?.rps.median)} req/s`,
       perRound: pairRatio(runs, 'hub-index', 'ref-get', (r) => r.result.rps),
     }),
     ratio({

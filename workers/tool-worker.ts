@@ -60,7 +60,8 @@ export default async function runBatch(task: RunBatch): Promise<BatchAnswer> {
       // Loading the module and the tool's own set-up for this input happen before the claim
       // below, where the run's deadline starts: neither ever counts against it.
       const mod = await load(item.toolId);
-      await mod.prepare?.(item.input, item.mode);
+      // Only tools that have a prepare pay its await (one microtask per run, on the hot path).
+      if (mod.prepare) await mod.prepare(item.input, item.mode);
       run = mod.default;
     } catch (error) {
       run = { error };
