@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, errorBody, policyFile, type TestApp } from './helpers.js';
+import { buildApp } from '../src/app.js';
+import { buildTestApp, errorBody, FIXTURE_TOOLS, NO_TOOLS, policyFile, type TestApp } from './helpers.js';
 
 /**
  * Runaway runs and hostile input against the real tools: every one ends within its
@@ -247,6 +248,39 @@ describe('load shedding', () => {
       const ready = await a.inject({ url: '/readyz' });
       expect(ready.statusCode).toBe(503);
       expect(ready.json().status).toBe('under-pressure');
+    } finally {
+      await a.close();
+    }
+  });
+
+  it("does not count the boot's own work as lag: a hub that says ready serves", async () => {
+    const a = await buildApp({
+      logger: false,
+      toolsDir: NO_TOOLS,
+      env: {
+        LOG_LEVEL: 'silent',
+        EXTRA_TOOL_DIRS: FIXTURE_TOOLS,
+        POOL_THREADS: '1',
+        REFUSAL_LIMIT: '0',
+        PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '300',
+      },
+    });
+    try {
+      // A boot step that holds the loop 1.5 s, as compiling and loading do on a loaded machine.
+      a.register(async () => {
+        const until = Date.now() + 1500;
+        while (Date.now() < until) {
+          // busy: the event loop cannot turn
+        }
+      });
+      await a.ready();
+      // Ask across three sampling periods after ready: none may be shed.
+      const until = Date.now() + 800;
+      while (Date.now() < until) {
+        const res = await a.inject({ url: '/api/tools/run?toolId=fx-echo&a=1' });
+        expect(res.statusCode, res.body).not.toBe(503);
+        await new Promise((r) => setTimeout(r, 20));
+      }
     } finally {
       await a.close();
     }

@@ -31,7 +31,6 @@ export default fp<EnvConfig>(
     const heapLimit =
       env.PRESSURE_MAX_HEAP_USED_BYTES || Math.floor(getHeapStatistics().heap_size_limit * 0.9);
     const delay: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
-    delay.enable();
     let elu = performance.eventLoopUtilization();
     let rss = 0;
     let pressure: PressureKind | null = null;
@@ -55,8 +54,17 @@ export default fp<EnvConfig>(
                 ? 'rssBytes'
                 : null;
     };
-    const timer = setInterval(sample, SAMPLE_MS);
-    timer.unref();
+    // Sampling starts at ready, not here: the boot's own synchronous work (compiling schemas,
+    // loading modules: seconds on a loaded machine) is not lag a client causes, and counted
+    // it shed the first requests of a hub that had just said it was ready.
+    let timer: NodeJS.Timeout | undefined;
+    app.addHook('onReady', (done) => {
+      delay.enable();
+      elu = performance.eventLoopUtilization();
+      timer = setInterval(sample, SAMPLE_MS);
+      timer.unref();
+      done();
+    });
 
     app.decorate('isUnderPressure', () => pressure !== null);
     app.addHook('onRequest', (request, _reply, done) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hasProtoKey, lossyNumber } from '../_shared/json-exact.js';
 import { expectToolError } from '../_shared/test-helpers.js';
-import { buildRequest, curlArgs, hasBash, hasPython, runAxios, runFetch, runPython } from './test-harness.js';
+import { buildRequest, curlArgs, runAxios, runFetch, runPython } from './test-harness.js';
 
 const url = 'https://api.example.com/items';
 
@@ -36,11 +36,9 @@ async function sentBodies(result: Awaited<ReturnType<typeof buildRequest>>): Pro
     asText((await runFetch(result.snippets.fetch)).body),
     asText((await runAxios(result.snippets.axios)).body),
   ];
-  if (hasPython) bodies.push(asText(runPython(result.snippets.python).body));
-  if (hasBash) {
-    const args = curlArgs(result.snippets.curl);
-    bodies.push(args[args.indexOf('--data-raw') + 1]);
-  }
+  bodies.push(asText(runPython(result.snippets.python).body));
+  const args = curlArgs(result.snippets.curl);
+  bodies.push(args[args.indexOf('--data-raw') + 1]);
   return bodies;
 }
 

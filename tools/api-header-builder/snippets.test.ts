@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { buildRequest, curlArgs, hasBash, hasPython, runAxios, runFetch, runPython } from './test-harness.js';
+import { buildRequest, curlArgs, runAxios, runFetch, runPython } from './test-harness.js';
 import { METHODS } from './tool.js';
 
 // Every escape hazard at once: quotes, backslashes, a script end tag, newlines, U+2028,
@@ -32,7 +32,7 @@ describe('snippets send exactly the built request', async () => {
     expect(sent).toEqual({ url: request.url, method: 'POST', headers: request.headers, body: input.body });
   });
 
-  it.skipIf(!hasBash)('curl (through a real shell)', () => {
+  it('curl (through a real shell)', () => {
     const args = curlArgs(result.snippets.curl);
     expect(args.slice(0, 4)).toEqual(['--request', 'POST', '--url', request.url]);
     const headers = args.flatMap((a, i) => (args[i - 1] === '--header' ? [a] : []));
@@ -45,7 +45,7 @@ describe('snippets send exactly the built request', async () => {
     expect(args).not.toContain('--data');
   });
 
-  it.skipIf(!hasPython)('python requests', () => {
+  it('python requests', () => {
     const sent = runPython(result.snippets.python);
     expect(sent).toEqual({ url: request.url, method: 'POST', headers: request.headers, body: input.body });
   });
@@ -66,11 +66,9 @@ describe('text bodies', async () => {
   it('reaches every client unchanged', async () => {
     expect((await runFetch(result.snippets.fetch)).body).toBe(result.request.body);
     expect((await runAxios(result.snippets.axios)).body).toBe(result.request.body);
-    if (hasBash) {
-      const args = curlArgs(result.snippets.curl);
-      expect(args[args.indexOf('--data-raw') + 1]).toBe(result.request.body);
-    }
-    if (hasPython) expect(runPython(result.snippets.python).body).toBe(result.request.body);
+    const args = curlArgs(result.snippets.curl);
+    expect(args[args.indexOf('--data-raw') + 1]).toBe(result.request.body);
+    expect(runPython(result.snippets.python).body).toBe(result.request.body);
   });
 });
 
@@ -83,9 +81,8 @@ describe('every method', () => {
     expect(Object.keys(result.snippets).sort()).toEqual(['axios', 'curl', 'fetch', 'python']);
     expect((await runFetch(result.snippets.fetch)).method).toBe(method);
     expect((await runAxios(result.snippets.axios)).method).toBe(method);
-    if (hasPython) expect(runPython(result.snippets.python).method).toBe(method);
-    if (hasBash && method !== 'HEAD')
-      expect(curlArgs(result.snippets.curl).slice(0, 2)).toEqual(['--request', method]);
+    expect(runPython(result.snippets.python).method).toBe(method);
+    if (method !== 'HEAD') expect(curlArgs(result.snippets.curl).slice(0, 2)).toEqual(['--request', method]);
   });
 
   it('HEAD uses curl --head and reads no response body', async () => {
@@ -134,7 +131,7 @@ describe('values that look like the template', () => {
     const sent = await runFetch(result.snippets.fetch);
     expect(sent).toMatchObject({ url: result.request.url, headers: result.request.headers });
     expect((await runAxios(result.snippets.axios)).headers).toEqual(result.request.headers);
-    if (hasPython) expect(runPython(result.snippets.python).headers).toEqual(result.request.headers);
-    if (hasBash) expect(curlArgs(result.snippets.curl)).toContain(result.request.url);
+    expect(runPython(result.snippets.python).headers).toEqual(result.request.headers);
+    expect(curlArgs(result.snippets.curl)).toContain(result.request.url);
   });
 });

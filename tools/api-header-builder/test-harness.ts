@@ -59,9 +59,6 @@ function only(calls: Sent[]): Sent {
   return calls[0]!;
 }
 
-export const hasBash = spawnSync('bash', ['-c', 'true']).status === 0;
-export const hasPython = spawnSync('python3', ['-c', 'pass']).status === 0;
-
 /** The argv the curl command would get, after the shell's own quoting rules. */
 export function curlArgs(code: string): string[] {
   const res = spawnSync('bash', ['-c', `curl() { printf '%s\\0' "$@"; }\n${code}`], { encoding: 'utf8' });

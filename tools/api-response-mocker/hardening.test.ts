@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectToolError } from '../_shared/test-helpers.js';
-import { hasPython, serveExpress, serveFetch, serveMsw, servePython } from './test-harness.js';
+import { serveExpress, serveFetch, serveMsw, servePython } from './test-harness.js';
 import { mock } from './test-helpers.js';
 
 const refusal = async (response: unknown): Promise<string> =>
@@ -18,7 +18,7 @@ describe('a __proto__ key in the body', () => {
     expect((await serveFetch(result.snippets.fetch!, '/api/mock')).body).toEqual(body);
     expect(serveMsw(result.snippets.msw!).body).toEqual(body);
     expect(serveExpress(result.snippets.express!).body).toEqual(body);
-    if (hasPython) expect(servePython(result.snippets.python!).body).toEqual(body);
+    expect(servePython(result.snippets.python!).body).toEqual(body);
   });
 
   // Before: generated as `{"a": 1}`, silently missing the required property.

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  curlParts,
-  hasBash,
-  hasPython,
-  serveExpress,
-  serveFetch,
-  serveMsw,
-  servePython,
-} from './test-harness.js';
+import { curlParts, serveExpress, serveFetch, serveMsw, servePython } from './test-harness.js';
 import { mock } from './test-helpers.js';
 
 // Every escape hazard: quotes, backslashes, script and comment openers, U+2028/2029,
@@ -56,13 +48,13 @@ describe('every target serves the body exactly (example with escape hazards)', a
     });
   });
 
-  it.skipIf(!hasBash)('curl call and expected body', () => {
+  it('curl call and expected body', () => {
     const { args, body: commented } = curlParts(result.snippets.curl!);
     expect(args).toEqual(['--include', '--request', 'POST', 'http://localhost:3000/api/v1/items.json']);
     expect(commented).toEqual(body);
   });
 
-  it.skipIf(!hasPython)('python responses test', () => {
+  it('python responses test', () => {
     expect(servePython(result.snippets.python!)).toEqual({ status: 201, body });
   });
 
@@ -85,11 +77,11 @@ describe('route parameters', async () => {
     expect(serveExpress(result.snippets.express!).path).toBe('/users/:id/posts/:postId');
   });
 
-  it.skipIf(!hasPython)('python matches the route with a regex', () => {
+  it('python matches the route with a regex', () => {
     expect(servePython(result.snippets.python!)).toEqual({ status: 200, body: { id: 7 } });
   });
 
-  it.skipIf(!hasBash)('curl calls a sample path', () => {
+  it('curl calls a sample path', () => {
     expect(curlParts(result.snippets.curl!).args.at(-1)).toBe('http://localhost:3000/users/1/posts/1');
   });
 });
@@ -110,7 +102,7 @@ describe('responses without a body', () => {
     const served = serveExpress(result.snippets.express!);
     expect(served).toMatchObject({ status: 204, body: undefined });
     expect(served.type).toBeUndefined();
-    if (hasPython) expect(servePython(result.snippets.python!)).toEqual({ status: 204, body: null });
+    expect(servePython(result.snippets.python!)).toEqual({ status: 204, body: null });
   });
 
   it('HEAD keeps the Content-Type and uses curl --head', async () => {
@@ -124,7 +116,6 @@ describe('responses without a body', () => {
       method: 'head',
       type: 'application/json',
     });
-    if (hasBash)
-      expect(curlParts(result.snippets.curl!).args).toEqual(['--head', 'http://localhost:3000/ping']);
+    expect(curlParts(result.snippets.curl!).args).toEqual(['--head', 'http://localhost:3000/ping']);
   });
 });

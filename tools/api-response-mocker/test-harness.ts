@@ -96,9 +96,6 @@ export function serveExpress(code: string): Served & { method: string; type?: st
   return { ...served, method: route!.method, path: route!.path };
 }
 
-export const hasBash = spawnSync('bash', ['-c', 'true']).status === 0;
-export const hasPython = spawnSync('python3', ['-c', 'pass']).status === 0;
-
 /** The curl argv through a real shell, and the JSON body written in the comments. */
 export function curlParts(code: string): { args: string[]; body: unknown } {
   const res = spawnSync('bash', ['-c', `curl() { printf '%s\\0' "$@"; }\n${code}`], { encoding: 'utf8' });
