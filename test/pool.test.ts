@@ -108,23 +108,32 @@ describe('the pool', () => {
   });
 
   it('sends fast runs that wait together as one batch; an overdue batch-mate fails alone', async () => {
-    const file = await policyFile({ tools: { 'fx-mixed': { maxInFlightPerClient: 50, maxInFlight: 50 } } });
+    // The overdue run's deadline is long (3 s) beside what a run behind it may pay to move:
+    // another worker's first load of the tool, which a loaded machine can stretch to
+    // hundreds of milliseconds and which counts as queue time.
+    const policy = { maxInFlightPerClient: 50, maxInFlight: 50, timeoutMs: 3000 };
+    const file = await policyFile({ tools: { 'fx-mixed': policy } });
     app = await buildTestApp({ POLICY_FILE: file, POOL_THREADS: '2' });
     const run = (text: string) => get(app!, 'fx-mixed', text);
     // A tool with no history counts as slow (its runs travel alone) until it proves fast.
     for (let i = 0; i < 30; i++) expect((await run(`warm ${i}`)).statusCode).toBe(200);
     const texts = ['a1', 'a2', 'a3', 'a4', 'spin', 'b1', 'b2', 'b3', 'b4'];
-    const answers = await Promise.all(texts.map(run));
+    const finished: string[] = [];
+    const answers = await Promise.all(texts.map((t) => run(t).finally(() => finished.push(t))));
     expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 504, 200, 200, 200, 200]);
     answers.forEach((r, i) => {
       if (texts[i] !== 'spin') expect(r.json().result.text).toBe(texts[i]);
     });
     // Runs queued behind the overdue one are taken back and run elsewhere: they do not wait
-    // it out (judged against the overdue run's own time to its answer, not a fixed bound, so
-    // a starved machine that slows both does not fail it).
+    // it out. Judged by order (each answered before it) and against its own time, not a
+    // fixed bound, so a starved machine that slows both does not fail it. (Runs ahead of it
+    // in the batch lose their results with its worker and run again after its deadline:
+    // docs/architecture.md, "Batching and take-back".)
+    for (const b of ['b1', 'b2', 'b3', 'b4'])
+      expect(finished.indexOf(b)).toBeLessThan(finished.indexOf('spin'));
     const behind = answers.slice(5).map((r) => r.json().runtime.queuedMs as number);
     const spin = answers[4]!.json().runtime as { queuedMs: number; durationMs: number };
-    expect(Math.max(...behind)).toBeLessThan(spin.queuedMs + spin.durationMs);
+    expect(Math.max(...behind)).toBeLessThan(spin.durationMs);
     const text = (await app.inject({ url: '/metrics' })).body;
     const sum = Number(/toolhub_pool_batch_runs_sum (\d+)/.exec(text)?.[1]);
     const count = Number(/toolhub_pool_batch_runs_count (\d+)/.exec(text)?.[1]);

@@ -1,5 +1,5 @@
 import type { ToolPolicy } from '../config/policy.js';
-import { RedisBatch } from './redis-batch.js';
+import type { AdmitReply, AdmitRequest, RedisBatch } from './redis-batch.js';
 import type { LimiterRedis } from './redis-client.js';
 
 /** Why a run was not admitted, with when to retry. */
@@ -31,33 +31,50 @@ interface Window {
 export class Admission {
   private readonly budgets = new Map<string, Window>();
   private readonly inFlight = new Map<string, number>();
-  private readonly batch: RedisBatch | null;
 
   constructor(
     private readonly redis: LimiterRedis | null,
     private readonly prefix: string,
-  ) {
-    this.batch = redis ? new RedisBatch(redis) : null;
-  }
+    private readonly batch: RedisBatch | null,
+  ) {}
 
   async admit(toolId: string, client: string, policy: ToolPolicy): Promise<AdmissionLease | AdmitRefusal> {
     if (this.batch && this.redis?.usable()) {
       try {
-        const [used, pttl, n] = await this.batch.admit({
-          budgetKey: this.budgetKey(toolId, client),
-          slotKey: this.slotKey(toolId, client),
-          budgetMs: policy.computeBudgetMs,
-          maxInFlight: policy.maxInFlightPerClient,
-          slotTtlMs: slotTtlMs(policy),
-        });
-        if (used >= policy.computeBudgetMs) return budgetSpent(policy, pttl);
-        if (n < 0) return concurrencyCap(policy);
-        return { toolId, client, store: 'redis' };
+        return this.fromReply(
+          toolId,
+          client,
+          policy,
+          await this.batch.admit(this.request(toolId, client, policy)),
+        );
       } catch (err) {
         this.redis.failed(`admission: ${(err as Error).message}`);
       }
     }
-    return this.admitMemory(toolId, client, policy);
+    return this.admitHere(toolId, client, policy);
+  }
+
+  /** What Redis is asked for this client's admission (alone, or inside a batched check). */
+  request(toolId: string, client: string, policy: ToolPolicy): AdmitRequest {
+    return {
+      budgetKey: this.budgetKey(toolId, client),
+      slotKey: this.slotKey(toolId, client),
+      budgetMs: policy.computeBudgetMs,
+      maxInFlight: policy.maxInFlightPerClient,
+      slotTtlMs: slotTtlMs(policy),
+    };
+  }
+
+  /** Redis's answer to `request` as a lease or a refusal. */
+  fromReply(
+    toolId: string,
+    client: string,
+    policy: ToolPolicy,
+    [used, pttl, n]: AdmitReply,
+  ): AdmissionLease | AdmitRefusal {
+    if (used >= policy.computeBudgetMs) return budgetSpent(policy, pttl);
+    if (n < 0) return concurrencyCap(policy);
+    return { toolId, client, store: 'redis' };
   }
 
   /** Frees the slot and charges `workerMs` to the client's budget. Never throws. */
@@ -84,7 +101,8 @@ export class Admission {
     this.charge(lease.toolId, lease.client, policy, charged);
   }
 
-  private admitMemory(toolId: string, client: string, policy: ToolPolicy): AdmissionLease | AdmitRefusal {
+  /** In-process admission: without Redis, while it is away, or after a batched check failed. */
+  admitHere(toolId: string, client: string, policy: ToolPolicy): AdmissionLease | AdmitRefusal {
     const key = `${toolId}\0${client}`;
     const window = this.window(key, policy);
     if (window.used >= policy.computeBudgetMs) return budgetSpent(policy, window.resetAt - Date.now());

@@ -2,8 +2,8 @@ import type { ToolPolicy } from '../config/policy.js';
 import type { ErrorCode } from '../errors.js';
 import { Admission, type AdmissionLease, type AdmitRefusal } from './admission.js';
 import { ToolInFlight } from './in-flight.js';
-import { type RateDecision, RateLimits } from './rate-limit.js';
-import { endOfTurn } from './redis-batch.js';
+import { type RateDecision, RateLimits, rateDecision } from './rate-limit.js';
+import { endOfTurn, RedisBatch } from './redis-batch.js';
 import type { LimiterRedis } from './redis-client.js';
 import { WaitLines } from './wait-lines.js';
 
@@ -32,17 +32,27 @@ export interface CheckOptions {
   tier: string;
 }
 
+/** The first step of a check: the rate limiter's answer, and the admission's unless cached or refused. */
+interface FirstPass {
+  rate: RateDecision;
+  admitted: AdmissionLease | AdmitRefusal | null;
+}
+
 /**
  * Every limit a run passes before the pool, in one place: rate limit, compute budget,
  * per-client cap (shared through Redis when there is one) and the tool's cap on this
  * instance. It owns their order: with Redis, the checks of every request of an event-loop
- * turn leave together after the turn's I/O (src/limits/redis-batch.ts), the admission's
- * script call first so that it joins the rate-limit commands' pipeline. Runs past a cap
- * wait their turn in a line (src/limits/wait-lines.ts), up to `capWaitMs`.
+ * turn leave together after the turn's I/O (src/limits/redis-batch.ts), as one script call
+ * that counts the rate limit and takes the admission. On a Redis Cluster, whose script
+ * calls name one hash slot, the rate limit goes through rate-limiter-flexible and the
+ * admission pairs alone. Runs past a cap wait their turn in a line
+ * (src/limits/wait-lines.ts), up to `capWaitMs`.
  */
 export class Limits {
   readonly rate: RateLimits;
   private readonly admission: Admission;
+  /** The batched script calls, when Redis is configured. */
+  private readonly batch: RedisBatch | null;
   private readonly inFlight = new ToolInFlight();
   private readonly lines = new WaitLines();
 
@@ -52,16 +62,12 @@ export class Limits {
     private readonly capWaitMs: number,
   ) {
     this.rate = new RateLimits(redis, prefix);
-    this.admission = new Admission(redis, prefix);
+    this.batch = redis ? new RedisBatch(redis) : null;
+    this.admission = new Admission(redis, prefix, this.batch);
   }
 
   async check(toolId: string, client: string, policy: ToolPolicy, opts: CheckOptions): Promise<Check> {
-    if (this.rate.shared) await endOfTurn();
-    const admitting = opts.cached ? null : this.admission.admit(toolId, client, policy);
-    const [rate, admitted] = await Promise.all([
-      this.rate.consume(toolId, client, policy, opts.tier),
-      admitting,
-    ]);
+    const { rate, admitted } = await this.firstPass(toolId, client, policy, opts);
     if (!rate.allowed) {
       if (admitted && isLease(admitted)) await this.admission.release(admitted, policy, 0);
       const message = `rate limit of ${policy.limit} runs (+${policy.burst} burst) per ${policy.windowSec} s for ${toolId} is spent`;
@@ -82,6 +88,57 @@ export class Limits {
       return { ok: false, rate, refusal: { code: 'CONCURRENCY_LIMIT', message, retryAfterSec: 1 } };
     }
     return { ok: true, rate, lease };
+  }
+
+  private async firstPass(
+    toolId: string,
+    client: string,
+    policy: ToolPolicy,
+    opts: CheckOptions,
+  ): Promise<FirstPass> {
+    if (this.rate.shared) {
+      await endOfTurn();
+      if (this.batch && !this.batch.cluster && this.rate.shared) {
+        try {
+          return await this.checkTogether(this.batch, toolId, client, policy, opts);
+        } catch (err) {
+          // Served in-process, as the library's insurance store would serve its own call.
+          this.redis?.failed(`limits: ${(err as Error).message}`);
+          const rate = await this.rate.consumeHere(toolId, client, policy, opts.tier);
+          const admitted =
+            opts.cached || !rate.allowed ? null : this.admission.admitHere(toolId, client, policy);
+          return { rate, admitted };
+        }
+      }
+    }
+    const admitting = opts.cached ? null : this.admission.admit(toolId, client, policy);
+    const [rate, admitted] = await Promise.all([
+      this.rate.consume(toolId, client, policy, opts.tier),
+      admitting,
+    ]);
+    return { rate, admitted };
+  }
+
+  /** Rate limit and admission in the turn's one script call (src/limits/redis-client.ts, CHECK_LUA). */
+  private async checkTogether(
+    batch: RedisBatch,
+    toolId: string,
+    client: string,
+    policy: ToolPolicy,
+    opts: CheckOptions,
+  ): Promise<FirstPass> {
+    const keys = this.rate.keys(toolId, client, opts.tier);
+    const [consumed, msBeforeNext, allowed, ...admission] = await batch.check({
+      rateKey: keys.main,
+      burstKey: keys.burst,
+      limit: policy.limit,
+      burst: Math.max(policy.burst, 0),
+      windowSec: policy.windowSec,
+      admit: opts.cached ? null : this.admission.request(toolId, client, policy),
+    });
+    const rate = rateDecision(policy, consumed, msBeforeNext, allowed === 1);
+    if (!rate.allowed || opts.cached) return { rate, admitted: null };
+    return { rate, admitted: this.admission.fromReply(toolId, client, policy, admission) };
   }
 
   /**

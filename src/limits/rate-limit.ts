@@ -61,6 +61,16 @@ export class RateLimits {
     private readonly prefix: string,
   ) {}
 
+  /**
+   * The Redis keys of a client's counters for a tool and tier: the library's own layout
+   * (`<keyPrefix>:<client>`), so the batched check (src/limits/limits.ts) and the library
+   * count on the same keys.
+   */
+  keys(toolId: string, client: string, tier: string): { main: string; burst: string } {
+    const name = tier ? `${toolId}:${tier}` : toolId;
+    return { main: `${this.prefix}rl:${name}:${client}`, burst: `${this.prefix}rlb:${name}:${client}` };
+  }
+
   /** The limiters of a tool under one tier's numbers; their keys are the tier's own. */
   private limiters(toolId: string, policy: ToolPolicy, tier: string): ToolLimiters {
     const name = tier ? `${toolId}:${tier}` : toolId;
@@ -116,6 +126,11 @@ export class RateLimits {
     }
   }
 
+  /** One run counted in-process only: the fall-back when a batched Redis check failed. */
+  consumeHere(toolId: string, client: string, policy: ToolPolicy, tier = ''): Promise<RateDecision> {
+    return this.consumeMemory(this.limiters(toolId, policy, tier), client);
+  }
+
   private async consumeMemory(t: ToolLimiters, client: string): Promise<RateDecision> {
     try {
       return decision(t.policy, await t.memory.consume(client), true);
@@ -126,15 +141,23 @@ export class RateLimits {
   }
 }
 
+function decision(policy: ToolPolicy, res: RateLimiterRes, allowed: boolean): RateDecision {
+  return rateDecision(policy, res.consumedPoints, res.msBeforeNext, allowed);
+}
+
 /**
  * The main limiter's counter goes on counting past `limit` (every attempt is an
  * increment), so the burst used in this window is what lies beyond `limit`.
  */
-function decision(policy: ToolPolicy, res: RateLimiterRes, allowed: boolean): RateDecision {
-  const consumed = res.consumedPoints;
+export function rateDecision(
+  policy: ToolPolicy,
+  consumed: number,
+  msBeforeNext: number,
+  allowed: boolean,
+): RateDecision {
   const remaining = allowed
     ? Math.max(0, policy.limit - consumed) + Math.max(0, policy.burst - Math.max(0, consumed - policy.limit))
     : 0;
-  const resetMs = Math.max(0, res.msBeforeNext);
+  const resetMs = Math.max(0, msBeforeNext);
   return { allowed, remaining, resetMs, retryAfterSec: Math.max(1, Math.ceil(resetMs / 1000)) };
 }

@@ -12,6 +12,19 @@ export interface AdmitRequest {
 /** `[budgetUsed, budgetPttl, inFlight]`; inFlight is -1 at the cap and 0 when the budget is spent. */
 export type AdmitReply = [number, number, number];
 
+/** A run's rate-limit count and, unless `admit` is null, its admission, in one step. */
+export interface CheckRequest {
+  rateKey: string;
+  burstKey: string;
+  limit: number;
+  burst: number;
+  windowSec: number;
+  admit: AdmitRequest | null;
+}
+
+/** `[consumed, msBeforeNext, allowed (1/0), ...AdmitReply]` (the admission part is `0, -2, 0` when not asked). */
+export type CheckReply = [number, number, number, number, number, number];
+
 export interface ReleaseRequest {
   budgetKey: string;
   slotKey: string;
@@ -19,47 +32,97 @@ export interface ReleaseRequest {
   windowMs: number;
 }
 
-/** Most key pairs sent in one script call. */
+/** Most requests sent in one script call. */
 const MAX_PER_CALL = 256;
 
 /**
- * Admission checks and releases of many requests, sent as one script call per event-loop
- * turn instead of one per request. The caller issues them after the turn's I/O (see
- * `endOfTurn`), so every request that arrived in that turn shares one Redis write with
- * the rate-limit commands (ioredis auto-pipelining groups what is issued in one tick).
+ * Limit checks and releases of many requests, sent as one script call per event-loop
+ * turn and kind instead of one per request. The caller issues them after the turn's I/O
+ * (see `endOfTurn`), so every request that arrived in that turn shares one Redis write
+ * and one reply (ioredis auto-pipelining groups what is issued in one tick).
  */
 export class RedisBatch {
-  private admits: { req: AdmitRequest; resolve: (r: AdmitReply) => void; reject: (e: unknown) => void }[] =
-    [];
-  private releases: { req: ReleaseRequest; done: (err?: unknown) => void }[] = [];
+  /** A Redis Cluster: one request per call (its keys share one hash slot), and no `check`. */
+  readonly cluster: boolean;
+  private readonly admits: Batcher<AdmitRequest, AdmitReply>;
+  private readonly checks: Batcher<CheckRequest, CheckReply>;
+  private readonly releases: Batcher<ReleaseRequest, undefined>;
 
-  /** Key pairs per script call: on a Redis Cluster one (each pair is one hash slot), else many. */
-  private readonly perCall: number;
-
-  constructor(private readonly redis: LimiterRedis) {
-    this.perCall = redis.cluster ? 1 : MAX_PER_CALL;
+  constructor(redis: LimiterRedis) {
+    this.cluster = redis.cluster;
+    const perCall = redis.cluster ? 1 : MAX_PER_CALL;
+    this.admits = new Batcher(perCall, async (reqs) => {
+      const keys = reqs.flatMap((r) => [r.budgetKey, r.slotKey]);
+      const args = reqs.flatMap((r) => [r.budgetMs, r.maxInFlight, r.slotTtlMs]);
+      return split(await redis.client.toolhubAdmit(keys.length, ...keys, ...args), 3) as AdmitReply[];
+    });
+    this.checks = new Batcher(perCall, async (reqs) => {
+      const keys: string[] = [];
+      const args: number[] = [];
+      for (const r of reqs) {
+        const a = r.admit;
+        keys.push(r.rateKey, r.burstKey, a?.budgetKey ?? r.rateKey, a?.slotKey ?? r.rateKey);
+        args.push(
+          r.limit,
+          r.burst,
+          r.windowSec,
+          a ? 1 : 0,
+          a?.budgetMs ?? 0,
+          a?.maxInFlight ?? 0,
+          a?.slotTtlMs ?? 0,
+        );
+      }
+      return split(await redis.client.toolhubCheck(keys.length, ...keys, ...args), 6) as CheckReply[];
+    });
+    this.releases = new Batcher(perCall, async (reqs) => {
+      const keys = reqs.flatMap((r) => [r.budgetKey, r.slotKey]);
+      const args = reqs.flatMap((r) => [r.chargedMs, r.windowMs]);
+      await redis.client.toolhubRelease(keys.length, ...keys, ...args);
+      return reqs.map(() => undefined);
+    });
   }
 
   admit(req: AdmitRequest): Promise<AdmitReply> {
-    return new Promise((resolve, reject) => {
-      if (this.admits.push({ req, resolve, reject }) === 1) process.nextTick(() => this.flushAdmits());
-    });
+    return this.admits.push(req);
+  }
+
+  /** Not on a cluster: the rate keys are rate-limiter-flexible's, in slots of their own. */
+  check(req: CheckRequest): Promise<CheckReply> {
+    return this.checks.push(req);
   }
 
   /** Resolves with no value, or with the error that kept the release from Redis. */
   release(req: ReleaseRequest): Promise<unknown> {
-    return new Promise((done) => {
-      if (this.releases.push({ req, done }) === 1) process.nextTick(() => this.flushReleases());
+    return this.releases.push(req).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+  }
+}
+
+/** Requests of one kind queued in this tick, sent together (in chunks of `perCall`) on the next. */
+class Batcher<Req, Rep> {
+  private queue: { req: Req; resolve: (r: Rep) => void; reject: (e: unknown) => void }[] = [];
+
+  constructor(
+    private readonly perCall: number,
+    private readonly send: (reqs: Req[]) => Promise<Rep[]>,
+  ) {}
+
+  push(req: Req): Promise<Rep> {
+    return new Promise((resolve, reject) => {
+      if (this.queue.push({ req, resolve, reject }) === 1) process.nextTick(() => this.flush());
     });
   }
 
-  private flushAdmits(): void {
-    for (const calls of chunks(this.admits.splice(0), this.perCall)) {
-      const keys = calls.flatMap(({ req }) => [req.budgetKey, req.slotKey]);
-      const args = calls.flatMap(({ req }) => [req.budgetMs, req.maxInFlight, req.slotTtlMs]);
-      this.redis.client.toolhubAdmit(keys.length, ...keys, ...args).then(
-        (flat) => {
-          for (const [i, c] of calls.entries()) c.resolve([flat[3 * i]!, flat[3 * i + 1]!, flat[3 * i + 2]!]);
+  private flush(): void {
+    const all = this.queue;
+    this.queue = [];
+    for (let i = 0; i < all.length; i += this.perCall) {
+      const calls = all.slice(i, i + this.perCall);
+      this.send(calls.map((c) => c.req)).then(
+        (reps) => {
+          for (const [j, c] of calls.entries()) c.resolve(reps[j]!);
         },
         (err: unknown) => {
           for (const c of calls) c.reject(err);
@@ -67,26 +130,12 @@ export class RedisBatch {
       );
     }
   }
-
-  private flushReleases(): void {
-    for (const calls of chunks(this.releases.splice(0), this.perCall)) {
-      const keys = calls.flatMap(({ req }) => [req.budgetKey, req.slotKey]);
-      const args = calls.flatMap(({ req }) => [req.chargedMs, req.windowMs]);
-      this.redis.client.toolhubRelease(keys.length, ...keys, ...args).then(
-        () => {
-          for (const c of calls) c.done();
-        },
-        (err: unknown) => {
-          for (const c of calls) c.done(err);
-        },
-      );
-    }
-  }
 }
 
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+/** A flat script reply cut into one tuple per request. */
+function split(flat: number[], width: number): number[][] {
+  const out: number[][] = [];
+  for (let i = 0; i < flat.length; i += width) out.push(flat.slice(i, i + width));
   return out;
 }
 

@@ -1,5 +1,6 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { RedisTarget } from './redis-target.js';
+import { ADMIT_LUA, CHECK_LUA, RELEASE_LUA } from './scripts.js';
 
 /**
  * The limiter's Redis connection and its health. Commands fail fast instead of
@@ -55,6 +56,7 @@ export class LimiterRedis {
     this.client.on('ready', () => this.markUp());
     // No fixed key count: the caller sends one call for many requests (src/limits/redis-batch.ts).
     this.client.defineCommand('toolhubAdmit', { lua: ADMIT_LUA });
+    this.client.defineCommand('toolhubCheck', { lua: CHECK_LUA });
     this.client.defineCommand('toolhubRelease', { lua: RELEASE_LUA });
   }
 
@@ -100,54 +102,12 @@ export class LimiterRedis {
   }
 }
 
-/**
- * Budget checks and per-client concurrency slots of several requests in one call.
- * KEYS: pairs of (budget, in-flight). ARGV: per pair budgetMs, maxInFlight, slotTtlMs.
- * Returns per pair {budgetUsed, budgetPttl, inFlight}; inFlight is -1 when the cap is
- * reached (nothing taken) and 0 when the budget is spent (no slot taken).
- */
-const ADMIT_LUA = `
-local out = {}
-for i = 1, #KEYS, 2 do
-  local a = (i - 1) / 2 * 3
-  local used = tonumber(redis.call('GET', KEYS[i]) or '0')
-  local pttl = redis.call('PTTL', KEYS[i])
-  local n = 0
-  if used < tonumber(ARGV[a + 1]) then
-    n = redis.call('INCR', KEYS[i + 1])
-    redis.call('PEXPIRE', KEYS[i + 1], ARGV[a + 3])
-    if n > tonumber(ARGV[a + 2]) then
-      redis.call('DECR', KEYS[i + 1])
-      n = -1
-    end
-  end
-  out[#out + 1] = used
-  out[#out + 1] = pttl
-  out[#out + 1] = n
-end
-return out`;
-
-/**
- * After runs: free each slot and charge its worker time to the budget window.
- * KEYS: pairs of (budget, in-flight). ARGV: per pair chargedMs, windowMs.
- */
-const RELEASE_LUA = `
-for i = 1, #KEYS, 2 do
-  local a = (i - 1) / 2 * 2
-  local n = redis.call('DECR', KEYS[i + 1])
-  if n <= 0 then redis.call('DEL', KEYS[i + 1]) end
-  local ms = tonumber(ARGV[a + 1])
-  if ms > 0 then
-    local total = redis.call('INCRBY', KEYS[i], ms)
-    if total == ms or redis.call('PTTL', KEYS[i]) < 0 then redis.call('PEXPIRE', KEYS[i], ARGV[a + 2]) end
-  end
-end
-return 1`;
-
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     /** `numKeys`, then the keys, then the arguments (see ADMIT_LUA). */
     toolhubAdmit(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
+    /** `numKeys`, then the keys, then the arguments (see CHECK_LUA). */
+    toolhubCheck(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
     /** `numKeys`, then the keys, then the arguments (see RELEASE_LUA). */
     toolhubRelease(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number>;
   }

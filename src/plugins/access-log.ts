@@ -22,6 +22,8 @@ export default fp(
     app.decorateRequest('toolId', null);
     app.decorateRequest('errorCode', null);
     app.addHook('onResponse', (request, reply, done) => {
+      // Below info (LOG_LEVEL=warn) the line is never written: do not build it either.
+      if (!request.log.isLevelEnabled('info')) return done();
       const url = request.url.length > URL_LOG_MAX ? `${request.url.slice(0, URL_LOG_MAX)}…` : request.url;
       const line: Record<string, unknown> = {
         client: request.ip,
