@@ -9,6 +9,9 @@ declare module 'fastify' {
   }
 }
 
+/** Log levels at which an info line is not written. */
+const ABOVE_INFO = new Set(['warn', 'error', 'fatal', 'silent']);
+
 /** Longest URL written to the log: a 16 kB query string is not worth its bytes there. */
 const URL_LOG_MAX = 200;
 
@@ -23,7 +26,7 @@ export default fp(
     app.decorateRequest('errorCode', null);
     app.addHook('onResponse', (request, reply, done) => {
       // Below info (LOG_LEVEL=warn) the line is never written: do not build it either.
-      if (!request.log.isLevelEnabled('info')) return done();
+      if (ABOVE_INFO.has(request.log.level)) return done();
       const url = request.url.length > URL_LOG_MAX ? `${request.url.slice(0, URL_LOG_MAX)}…` : request.url;
       const line: Record<string, unknown> = {
         client: request.ip,
