@@ -161,8 +161,14 @@ export class ToolPool {
         resolve(outcome);
       };
       const now = Date.now();
+      // Written out, not spread: a spread of the caller's object is a slow generic copy on
+      // the hot path (docs/benchmarks.md, "What was cut").
       this.batcher.enqueue({
-        ...call,
+        toolId: call.toolId,
+        mode: call.mode,
+        input: call.input,
+        timeoutMs: call.timeoutMs,
+        bytes: call.bytes,
         slot,
         enqueuedAt: now,
         waitingSince: now,

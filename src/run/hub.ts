@@ -4,7 +4,7 @@ import type { ToolPolicy } from '../config/policy.js';
 import { HubError } from '../errors.js';
 import type { Limits } from '../limits/limits.js';
 import { type RateReport, rateReport } from '../limits/rate-report.js';
-import type { HubMetrics } from '../metrics.js';
+import type { HubMetrics, RunRecord } from '../metrics.js';
 import type { RunOutcome } from '../pool/outcome.js';
 import type { ToolPool } from '../pool/pool.js';
 import type { RegisteredTool } from '../registry.js';
@@ -90,7 +90,7 @@ export class Hub {
       }
       if (cached !== undefined) {
         meta.cached = true;
-        metrics.recordRun({ ...this.labels(call), tool: def.id, outcome: 'ok' });
+        metrics.recordRun(this.record(call, def.id, 'ok'));
         return { ok: true, toolId: def.id, resultJson: cached, meta, rate };
       }
       const lease = check.lease!;
@@ -108,13 +108,9 @@ export class Hub {
       }
       meta.durationMs = round(outcome.durationMs);
       meta.queuedMs = round(outcome.queuedMs);
-      metrics.recordRun({
-        ...this.labels(call),
-        tool: def.id,
-        outcome: outcome.ok ? 'ok' : outcome.code,
-        durationMs: outcome.durationMs,
-        queuedMs: outcome.queuedMs,
-      });
+      metrics.recordRun(
+        this.record(call, def.id, outcome.ok ? 'ok' : outcome.code, outcome.durationMs, outcome.queuedMs),
+      );
       if (outcome.ok) {
         if (cacheKey !== null) this.cache.set(cacheKey, outcome.json, policy.cacheTtlSec);
         return { ok: true, toolId: def.id, resultJson: outcome.json, meta, rate };
@@ -125,13 +121,28 @@ export class Hub {
       if (!(err instanceof HubError)) throw err;
       err.runtime ??= meta;
       if (rate) err.rateLimit ??= rate.info;
-      metrics.recordRun({ ...this.labels(call), tool: def.id, outcome: err.code });
+      metrics.recordRun(this.record(call, def.id, err.code));
       return { ok: false, error: err };
     }
   }
 
-  private labels(call: RunCall) {
-    return { surface: call.surface, source: call.source, tier: call.tier?.name ?? 'none' };
+  /** The run for the metrics, written out (a spread of labels is a slow generic copy per run). */
+  private record(
+    call: RunCall,
+    tool: string,
+    outcome: string,
+    durationMs?: number,
+    queuedMs?: number,
+  ): RunRecord {
+    return {
+      tool,
+      surface: call.surface,
+      source: call.source,
+      outcome,
+      tier: call.tier?.name ?? 'none',
+      durationMs,
+      queuedMs,
+    };
   }
 
   private checkSwitches(def: ToolDefinition, policy: ToolPolicy, surface: Surface): void {
