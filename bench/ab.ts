@@ -71,9 +71,19 @@ try {
       median(rs.map((r) => r.cpu?.[k] ?? Number.NaN));
     const alloc = (rs: RunRecord[]) => median(rs.map((r) => r.alloc?.main ?? Number.NaN)) / 1024;
     const row = (what: string, a: number, b: number, unit: string) =>
-      console.log(`${id} ${what.padEnd(14)} A ${a.toFixed(1)}${unit}  B ${b.toFixed(1)}${unit}  B/A ${(b / a).toFixed(3)}`);
+      console.log(
+        `${id} ${what.padEnd(14)} A ${a.toFixed(1)}${unit}  B ${b.toFixed(1)}${unit}  B/A ${(b / a).toFixed(3)}`,
+      );
     row('answers/s', rps(A), rps(B), '');
-    for (const k of ['total', 'api', 'workers', 'helpers'] as const) row(`CPU ${k}`, cpu(A, k), cpu(B, k), ' µs');
+    // Each round's B beside its own A (they ran back to back): steadier than two medians
+    // when the machine's speed drifts between rounds.
+    const paired = A.map((a, i) => (B[i]?.cpu?.total ?? Number.NaN) / (a.cpu?.total ?? Number.NaN));
+    const p = spread(paired);
+    console.log(
+      `${id} CPU total B/A per round: median ${p.median.toFixed(3)} (${p.min.toFixed(3)}–${p.max.toFixed(3)})`,
+    );
+    for (const k of ['total', 'api', 'workers', 'helpers'] as const)
+      row(`CPU ${k}`, cpu(A, k), cpu(B, k), ' µs');
     row('API alloc', alloc(A), alloc(B), ' KiB');
   }
 } finally {

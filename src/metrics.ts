@@ -1,24 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { FastCounter, FastHistogram } from './fast-metrics.js';
 
 import type { PoolStats } from './pool/pool.js';
-
-/**
- * prom-client hashes the label values on every `labels()` call; on the hot path the
- * children are looked up by their joined values instead. Label sets here are bounded
- * (tools, surfaces, sources, outcomes, routes, statuses).
- */
-function childrenOf<C>(metric: { labels(...values: string[]): C }): (...values: string[]) => C {
-  const children = new Map<string, C>();
-  return (...values) => {
-    const key = values.join('\0');
-    let child = children.get(key);
-    if (!child) {
-      child = metric.labels(...values);
-      children.set(key, child);
-    }
-    return child;
-  };
-}
 
 /** One run for the metrics; the times only for runs that reached a worker. */
 export interface RunRecord {
@@ -48,21 +31,16 @@ const RUN_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
  */
 export class HubMetrics {
   readonly registry = new Registry();
-  private readonly runs: Counter<'tool' | 'surface' | 'source' | 'outcome'>;
-  private readonly runSeconds: Histogram<'tool'>;
-  private readonly queueSeconds: Histogram<'tool'>;
-  private readonly rateLimited: Counter<'tool'>;
-  private readonly tierRuns: Counter<'tier' | 'outcome'>;
-  private readonly tierRun: (...labels: string[]) => { inc(): void };
+  /** The per-request ones are hand-rolled (src/fast-metrics.ts): prom-client hashes labels per call. */
+  private readonly runs: FastCounter;
+  private readonly runSeconds: FastHistogram;
+  private readonly queueSeconds: FastHistogram;
+  private readonly rateLimited: FastCounter;
+  private readonly tierRuns: FastCounter;
+  private readonly httpSeconds: FastHistogram;
   readonly workerRestarts: Counter;
   readonly batchRuns: Histogram;
   readonly limiterFallbacks: Counter<'reason'>;
-  private readonly httpSeconds: Histogram<'method' | 'route' | 'status_code'>;
-  private readonly run: (...labels: string[]) => { inc(): void };
-  private readonly runTime: (tool: string) => { observe(v: number): void };
-  private readonly queueTime: (tool: string) => { observe(v: number): void };
-  private readonly limited: (tool: string) => { inc(): void };
-  private readonly http: (...labels: string[]) => { observe(v: number): void };
 
   constructor(opts: { pool: () => PoolStats; storeDegraded: () => number; storeMode: string }) {
     const registers = [this.registry];
@@ -70,32 +48,32 @@ export class HubMetrics {
     // Gauges may not end in `_total` (promtool check metrics); the per-type gauges of the
     // same name without the suffix stay, and their sum is the total.
     for (const name of TOTAL_GAUGES) this.registry.removeSingleMetric(name);
-    this.runs = new Counter({
-      name: 'toolhub_runs_total',
-      help: 'Tool runs by tool, surface, source and outcome (ok or the errorCode)',
-      labelNames: ['tool', 'surface', 'source', 'outcome'],
-      registers,
-    });
-    this.runSeconds = new Histogram({
-      name: 'toolhub_run_duration_seconds',
-      help: 'Execution time of runs in the worker',
-      labelNames: ['tool'],
-      buckets: RUN_BUCKETS,
-      registers,
-    });
-    this.queueSeconds = new Histogram({
-      name: 'toolhub_queue_wait_seconds',
-      help: 'Time runs waited for a worker',
-      labelNames: ['tool'],
-      buckets: RUN_BUCKETS,
-      registers,
-    });
-    this.rateLimited = new Counter({
-      name: 'toolhub_rate_limited_total',
-      help: 'Runs refused by the rate limiter',
-      labelNames: ['tool'],
-      registers,
-    });
+    this.runs = new FastCounter(
+      'toolhub_runs_total',
+      'Tool runs by tool, surface, source and outcome (ok or the errorCode)',
+      ['tool', 'surface', 'source', 'outcome'],
+      this.registry,
+    );
+    this.runSeconds = new FastHistogram(
+      'toolhub_run_duration_seconds',
+      'Execution time of runs in the worker',
+      ['tool'],
+      RUN_BUCKETS,
+      this.registry,
+    );
+    this.queueSeconds = new FastHistogram(
+      'toolhub_queue_wait_seconds',
+      'Time runs waited for a worker',
+      ['tool'],
+      RUN_BUCKETS,
+      this.registry,
+    );
+    this.rateLimited = new FastCounter(
+      'toolhub_rate_limited_total',
+      'Runs refused by the rate limiter',
+      ['tool'],
+      this.registry,
+    );
     this.workerRestarts = new Counter({
       name: 'toolhub_worker_restarts_total',
       help: 'Workers replaced after a timeout, a crash or running out of memory',
@@ -113,25 +91,19 @@ export class HubMetrics {
       labelNames: ['reason'],
       registers,
     });
-    this.httpSeconds = new Histogram({
-      name: 'toolhub_http_request_duration_seconds',
-      help: 'HTTP requests by method, route and status',
-      labelNames: ['method', 'route', 'status_code'],
-      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers,
-    });
-    this.tierRuns = new Counter({
-      name: 'toolhub_tier_runs_total',
-      help: 'Runs by API-key tier (none: no key) and outcome; never by key',
-      labelNames: ['tier', 'outcome'],
-      registers,
-    });
-    this.run = childrenOf(this.runs);
-    this.tierRun = childrenOf(this.tierRuns);
-    this.runTime = childrenOf(this.runSeconds);
-    this.queueTime = childrenOf(this.queueSeconds);
-    this.limited = childrenOf(this.rateLimited);
-    this.http = childrenOf(this.httpSeconds);
+    this.httpSeconds = new FastHistogram(
+      'toolhub_http_request_duration_seconds',
+      'HTTP requests by method, route and status',
+      ['method', 'route', 'status_code'],
+      [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      this.registry,
+    );
+    this.tierRuns = new FastCounter(
+      'toolhub_tier_runs_total',
+      'Runs by API-key tier (none: no key) and outcome; never by key',
+      ['tier', 'outcome'],
+      this.registry,
+    );
     const gauge = (name: string, help: string, read: () => number) =>
       new Gauge({
         name,
@@ -178,15 +150,15 @@ export class HubMetrics {
   }
 
   recordRun(run: RunRecord): void {
-    this.run(run.tool, run.surface, run.source, run.outcome).inc();
-    this.tierRun(run.tier ?? 'none', run.outcome).inc();
+    this.runs.inc(run.tool, run.surface, run.source, run.outcome);
+    this.tierRuns.inc(run.tier ?? 'none', run.outcome);
     if (run.durationMs !== undefined && run.durationMs > 0)
-      this.runTime(run.tool).observe(run.durationMs / 1000);
-    if (run.queuedMs !== undefined) this.queueTime(run.tool).observe(run.queuedMs / 1000);
-    if (run.outcome === 'RATE_LIMITED') this.limited(run.tool).inc();
+      this.runSeconds.observe(run.durationMs / 1000, run.tool);
+    if (run.queuedMs !== undefined) this.queueSeconds.observe(run.queuedMs / 1000, run.tool);
+    if (run.outcome === 'RATE_LIMITED') this.rateLimited.inc(run.tool);
   }
 
   recordHttp(method: string, route: string, status: number, seconds: number): void {
-    this.http(method, route, String(status)).observe(seconds);
+    this.httpSeconds.observe(seconds, method, route, String(status));
   }
 }

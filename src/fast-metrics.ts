@@ -1,0 +1,125 @@
+import type { Registry } from 'prom-client';
+
+/**
+ * Labelled counters and histograms for the hot path, served through prom-client's registry
+ * (its `getMetricsAsString` reads any object with `get()`). prom-client's own Counter and
+ * Histogram validate and hash the label values on every inc()/observe(), even through a
+ * child from labels(); in a CPU profile of a cheap run that was ~5% of the API thread
+ * (docs/benchmarks.md, "What was cut"). Here a label set's series is found by its values
+ * joined once per call, and an observation is a bucket search and three additions. The
+ * exposition is prom-client's (`_bucket` with `le`, `_sum`, `_count`), so the dashboard,
+ * the alerts and `promtool check metrics` read it alike (test/deploy.test.ts, src/metrics.test.ts).
+ */
+type Labels = Record<string, string>;
+
+interface MetricValue {
+  labels: Record<string, string | number>;
+  value: number;
+  metricName?: string;
+}
+
+abstract class FastMetric<S> {
+  abstract readonly type: 'counter' | 'histogram';
+  readonly aggregator = 'sum';
+  protected series = new Map<string, { labels: Labels; s: S }>();
+
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    private readonly labelNames: readonly string[],
+    registry: Registry,
+  ) {
+    registry.registerMetric(this as never);
+  }
+
+  protected abstract fresh(): S;
+
+  /** The series of these label values (in `labelNames` order; up to four). */
+  protected at(a: string, b = '', c = '', d = ''): S {
+    const key = `${a}\0${b}\0${c}\0${d}`;
+    let entry = this.series.get(key);
+    if (!entry) {
+      const values = [a, b, c, d];
+      const labels: Labels = {};
+      this.labelNames.forEach((name, i) => {
+        labels[name] = values[i]!;
+      });
+      entry = { labels, s: this.fresh() };
+      this.series.set(key, entry);
+    }
+    return entry.s;
+  }
+
+  reset(): void {
+    this.series = new Map();
+  }
+
+  get(): { name: string; help: string; type: string; aggregator: string; values: MetricValue[] } {
+    const values: MetricValue[] = [];
+    for (const { labels, s } of this.series.values()) this.export(labels, s, values);
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+  }
+
+  protected abstract export(labels: Labels, s: S, out: MetricValue[]): void;
+}
+
+export class FastCounter extends FastMetric<{ n: number }> {
+  readonly type = 'counter';
+
+  protected fresh() {
+    return { n: 0 };
+  }
+
+  inc(a: string, b?: string, c?: string, d?: string): void {
+    this.at(a, b, c, d).n++;
+  }
+
+  protected export(labels: Labels, s: { n: number }, out: MetricValue[]): void {
+    out.push({ labels, value: s.n });
+  }
+}
+
+interface HistogramSeries {
+  /** Observations per bucket (not cumulative); past the last bound they count only in `count`. */
+  buckets: Float64Array;
+  sum: number;
+  count: number;
+}
+
+export class FastHistogram extends FastMetric<HistogramSeries> {
+  readonly type = 'histogram';
+
+  constructor(
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    private readonly bounds: readonly number[],
+    registry: Registry,
+  ) {
+    super(name, help, labelNames, registry);
+  }
+
+  protected fresh(): HistogramSeries {
+    return { buckets: new Float64Array(this.bounds.length), sum: 0, count: 0 };
+  }
+
+  observe(value: number, a: string, b?: string, c?: string): void {
+    if (!Number.isFinite(value)) return; // prom-client throws here; a metric must not fail a request
+    const s = this.at(a, b, c);
+    const i = this.bounds.findIndex((bound) => value <= bound);
+    if (i >= 0) s.buckets[i]!++;
+    s.sum += value;
+    s.count++;
+  }
+
+  protected export(labels: Labels, s: HistogramSeries, out: MetricValue[]): void {
+    let cumulative = 0;
+    this.bounds.forEach((le, i) => {
+      cumulative += s.buckets[i]!;
+      out.push({ labels: { le, ...labels }, value: cumulative, metricName: `${this.name}_bucket` });
+    });
+    out.push({ labels: { le: '+Inf', ...labels }, value: s.count, metricName: `${this.name}_bucket` });
+    out.push({ labels, value: s.sum, metricName: `${this.name}_sum` });
+    out.push({ labels, value: s.count, metricName: `${this.name}_count` });
+  }
+}
