@@ -67,7 +67,7 @@ try {
   console.log('\nmedians (B ÷ A: answers/s up is better, CPU down is better)');
   for (const [id, { A, B }] of Object.entries(records)) {
     const rps = (rs: RunRecord[]) => median(rs.map((r) => r.goodRps));
-    const cpu = (rs: RunRecord[], k: 'total' | 'api' | 'helpers' | 'workers') =>
+    const cpu = (rs: RunRecord[], k: 'total' | 'api' | 'helpers' | 'workers' | 'redis') =>
       median(rs.map((r) => r.cpu?.[k] ?? Number.NaN));
     const alloc = (rs: RunRecord[]) => median(rs.map((r) => r.alloc?.main ?? Number.NaN)) / 1024;
     const row = (what: string, a: number, b: number, unit: string) =>
@@ -82,7 +82,7 @@ try {
     console.log(
       `${id} CPU total B/A per round: median ${p.median.toFixed(3)} (${p.min.toFixed(3)}–${p.max.toFixed(3)})`,
     );
-    for (const k of ['total', 'api', 'workers', 'helpers'] as const)
+    for (const k of ['total', 'api', 'workers', 'helpers', 'redis'] as const)
       row(`CPU ${k}`, cpu(A, k), cpu(B, k), ' µs');
     row('API alloc', alloc(A), alloc(B), ' KiB');
   }

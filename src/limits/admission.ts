@@ -1,4 +1,5 @@
 import type { ToolPolicy } from '../config/policy.js';
+import { budgetKey, slotKey } from './keys.js';
 import type { AdmitReply, AdmitRequest, RedisBatch } from './redis-batch.js';
 import type { LimiterRedis } from './redis-client.js';
 
@@ -132,19 +133,17 @@ export class Admission {
     for (const [k, w] of this.budgets) if (w.resetAt <= now) this.budgets.delete(k);
   }
 
-  // The braces are a hash tag: both keys of one client and tool share a Redis Cluster slot,
-  // so the admission and release scripts that name both may run on a cluster.
   private budgetKey(toolId: string, client: string): string {
-    return `${this.prefix}budget:{${toolId}:${client}}`;
+    return budgetKey(this.prefix, toolId, client);
   }
 
   private slotKey(toolId: string, client: string): string {
-    return `${this.prefix}inflight:{${toolId}:${client}}`;
+    return slotKey(this.prefix, toolId, client);
   }
 }
 
 /** A slot outlives its run only if an instance dies mid-run; then it expires. */
-function slotTtlMs(policy: ToolPolicy): number {
+export function slotTtlMs(policy: ToolPolicy): number {
   return policy.timeoutMs * 4 + 30_000;
 }
 

@@ -1,7 +1,8 @@
 import type { ToolPolicy } from '../config/policy.js';
 import type { ErrorCode } from '../errors.js';
-import { Admission, type AdmissionLease, type AdmitRefusal } from './admission.js';
+import { Admission, type AdmissionLease, type AdmitRefusal, slotTtlMs } from './admission.js';
 import { ToolInFlight } from './in-flight.js';
+import { rateName } from './keys.js';
 import { type RateDecision, RateLimits, rateDecision } from './rate-limit.js';
 import { endOfTurn, RedisBatch } from './redis-batch.js';
 import type { LimiterRedis } from './redis-client.js';
@@ -62,7 +63,7 @@ export class Limits {
     private readonly capWaitMs: number,
   ) {
     this.rate = new RateLimits(redis, prefix);
-    this.batch = redis ? new RedisBatch(redis) : null;
+    this.batch = redis ? new RedisBatch(redis, prefix) : null;
     this.admission = new Admission(redis, prefix, this.batch);
   }
 
@@ -127,14 +128,13 @@ export class Limits {
     policy: ToolPolicy,
     opts: CheckOptions,
   ): Promise<FirstPass> {
-    const keys = this.rate.keys(toolId, client, opts.tier);
     const [consumed, msBeforeNext, allowed, ...admission] = await batch.check({
-      rateKey: keys.main,
-      burstKey: keys.burst,
-      limit: policy.limit,
-      burst: Math.max(policy.burst, 0),
-      windowSec: policy.windowSec,
-      admit: opts.cached ? null : this.admission.request(toolId, client, policy),
+      name: rateName(toolId, opts.tier),
+      toolId,
+      client,
+      policy,
+      slotTtlMs: slotTtlMs(policy),
+      admit: !opts.cached,
     });
     const rate = rateDecision(policy, consumed, msBeforeNext, allowed === 1);
     if (!rate.allowed || opts.cached) return { rate, admitted: null };

@@ -5,6 +5,7 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import type { ToolPolicy } from '../config/policy.js';
+import { rateKeyPrefix, rateName } from './keys.js';
 import type { LimiterRedis } from './redis-client.js';
 
 /**
@@ -61,19 +62,9 @@ export class RateLimits {
     private readonly prefix: string,
   ) {}
 
-  /**
-   * The Redis keys of a client's counters for a tool and tier: the library's own layout
-   * (`<keyPrefix>:<client>`), so the batched check (src/limits/limits.ts) and the library
-   * count on the same keys.
-   */
-  keys(toolId: string, client: string, tier: string): { main: string; burst: string } {
-    const name = tier ? `${toolId}:${tier}` : toolId;
-    return { main: `${this.prefix}rl:${name}:${client}`, burst: `${this.prefix}rlb:${name}:${client}` };
-  }
-
   /** The limiters of a tool under one tier's numbers; their keys are the tier's own. */
   private limiters(toolId: string, policy: ToolPolicy, tier: string): ToolLimiters {
-    const name = tier ? `${toolId}:${tier}` : toolId;
+    const name = rateName(toolId, tier);
     let t = this.tools.get(name);
     if (t) return t;
     const main = { points: policy.limit, duration: policy.windowSec };
@@ -87,13 +78,13 @@ export class RateLimits {
         new InsuredRedisLimiter(this.redis, {
           ...common,
           ...main,
-          keyPrefix: `${this.prefix}rl:${name}`,
+          keyPrefix: rateKeyPrefix(this.prefix, name).main,
           insuranceLimiter: memMain,
         }),
         new InsuredRedisLimiter(this.redis, {
           ...common,
           ...burst,
-          keyPrefix: `${this.prefix}rlb:${name}`,
+          keyPrefix: rateKeyPrefix(this.prefix, name).burst,
           insuranceLimiter: memBurst,
         }),
       );

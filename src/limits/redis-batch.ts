@@ -1,3 +1,4 @@
+import type { ToolPolicy } from '../config/policy.js';
 import type { LimiterRedis } from './redis-client.js';
 
 /** One client's admission check: budget key, in-flight key, budget, cap and slot TTL. */
@@ -12,14 +13,17 @@ export interface AdmitRequest {
 /** `[budgetUsed, budgetPttl, inFlight]`; inFlight is -1 at the cap and 0 when the budget is spent. */
 export type AdmitReply = [number, number, number];
 
-/** A run's rate-limit count and, unless `admit` is null, its admission, in one step. */
+/** A run's rate-limit count and, if `admit`, its admission, in one step (keys: src/limits/keys.ts). */
 export interface CheckRequest {
-  rateKey: string;
-  burstKey: string;
-  limit: number;
-  burst: number;
-  windowSec: number;
-  admit: AdmitRequest | null;
+  /** The rate counters' name: the tool id, or `<toolId>:<tier>`. */
+  name: string;
+  toolId: string;
+  client: string;
+  /** Sent once per call for all the runs of one `name`. */
+  policy: ToolPolicy;
+  /** How long a slot outlives its run if an instance dies mid-run. */
+  slotTtlMs: number;
+  admit: boolean;
 }
 
 /** `[consumed, msBeforeNext, allowed (1/0), ...AdmitReply]` (the admission part is `0, -2, 0` when not asked). */
@@ -48,7 +52,7 @@ export class RedisBatch {
   private readonly checks: Batcher<CheckRequest, CheckReply>;
   private readonly releases: Batcher<ReleaseRequest, undefined>;
 
-  constructor(redis: LimiterRedis) {
+  constructor(redis: LimiterRedis, prefix: string) {
     this.cluster = redis.cluster;
     const perCall = redis.cluster ? 1 : MAX_PER_CALL;
     this.admits = new Batcher(perCall, async (reqs) => {
@@ -57,22 +61,32 @@ export class RedisBatch {
       return split(await redis.client.toolhubAdmit(keys.length, ...keys, ...args), 3) as AdmitReply[];
     });
     this.checks = new Batcher(perCall, async (reqs) => {
-      const keys: string[] = [];
-      const args: number[] = [];
+      const policies = new Map<string, { policy: ToolPolicy; index: number }>();
+      const head: (string | number)[] = [prefix, 0];
+      const runs: (string | number)[] = [];
+      let count = 0;
       for (const r of reqs) {
-        const a = r.admit;
-        keys.push(r.rateKey, r.burstKey, a?.budgetKey ?? r.rateKey, a?.slotKey ?? r.rateKey);
-        args.push(
-          r.limit,
-          r.burst,
-          r.windowSec,
-          a ? 1 : 0,
-          a?.budgetMs ?? 0,
-          a?.maxInFlight ?? 0,
-          a?.slotTtlMs ?? 0,
-        );
+        let known = policies.get(r.name);
+        if (known?.policy !== r.policy) {
+          known = { policy: r.policy, index: count++ };
+          policies.set(r.name, known);
+          const p = r.policy;
+          const burst = Math.max(p.burst, 0);
+          head.push(
+            r.name,
+            r.toolId,
+            p.limit,
+            burst,
+            p.windowSec,
+            p.computeBudgetMs,
+            p.maxInFlightPerClient,
+            r.slotTtlMs,
+          );
+        }
+        runs.push(known.index, r.admit ? 1 : 0, r.client);
       }
-      return split(await redis.client.toolhubCheck(keys.length, ...keys, ...args), 6) as CheckReply[];
+      head[1] = count;
+      return split(await redis.client.toolhubCheck(0, ...head, ...runs), 6) as CheckReply[];
     });
     this.releases = new Batcher(perCall, async (reqs) => {
       const keys = reqs.flatMap((r) => [r.budgetKey, r.slotKey]);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_URL, redisPrefix, requireRedis } from '../../test/helpers.js';
 import { PrivateRedis } from '../../test/private-redis.js';
 import type { ToolPolicy } from '../config/policy.js';
+import { budgetKey, rateKeyPrefix, slotKey } from './keys.js';
 import { Limits } from './limits.js';
 import type { RateDecision } from './rate-limit.js';
 import { LimiterRedis } from './redis-client.js';
@@ -61,6 +62,10 @@ describe('the batched rate-limit check', () => {
     expect(byLibrary.map((d) => d.allowed)).toEqual([true, true, true, true, true, false, false]);
     expect(byLibrary.map((d) => d.remaining)).toEqual([4, 3, 2, 1, 0, 0, 0]);
     expect(byBatch).toEqual(byLibrary);
+    // The script built the library's key names: both burst counters went past the limit alike.
+    const burst = (client: string) => redis.client.get(`${rateKeyPrefix(prefix, 't').burst}:${client}`);
+    expect(await burst('batch-only')).toBe('4');
+    expect(await burst('batch-only')).toBe(await burst('lib-only'));
   });
 
   it('shares the library keys: the two implementations taking turns on one client count once', async () => {
@@ -81,10 +86,15 @@ describe('the batched rate-limit check', () => {
       'RATE_LIMITED',
       'RATE_LIMITED',
     ]);
-    const slots = await redis.client.get(`${prefix}inflight:{t2:turn}`);
-    expect(slots).toBe('2');
-    for (const c of checks) if (c.ok && c.lease) await limits.release(c.lease, 1);
-    expect(await redis.client.get(`${prefix}inflight:{t2:turn}`)).toBeNull();
+    // The script built the same slot and budget keys as src/limits/keys.ts.
+    expect(await redis.client.get(slotKey(prefix, 't2', 'turn'))).toBe('2');
+    for (const c of checks) if (c.ok && c.lease) await limits.release(c.lease, 7);
+    expect(await redis.client.get(slotKey(prefix, 't2', 'turn'))).toBeNull();
+    expect(await redis.client.get(budgetKey(prefix, 't2', 'turn'))).toBe('14');
+    // ...and reads that budget back: spent at 14 ms, the next run is refused for it.
+    const spent = { ...policy, limit: 100, computeBudgetMs: 14 };
+    const again = await limits.check('t2', 'turn', spent, { cached: false, tier: '' });
+    expect(again.ok ? 'ok' : again.refusal.code).toBe('BUDGET_EXCEEDED');
   });
 });
 
