@@ -120,7 +120,7 @@ export class Limits {
     return { rate, admitted };
   }
 
-  /** Rate limit and admission in the turn's one script call (src/limits/redis-client.ts, CHECK_LUA). */
+  /** Rate limit and admission in the turn's one script call (src/limits/scripts.ts, CHECK_LUA). */
   private async checkTogether(
     batch: RedisBatch,
     toolId: string,
