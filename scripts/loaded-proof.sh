@@ -17,7 +17,7 @@ for i in $(seq 1 "$runs"); do
   npx vitest run >"/tmp/loaded-proof-$i.log" 2>&1
   rc=$?
   [ "$rc" -eq 0 ] || failed=1
-  summary=$(grep -E '^ +Tests ' "/tmp/loaded-proof-$i.log" | sed 's/\x1b\[[0-9;]*m//g' | tr -s ' ')
+  summary=$(sed 's/\x1b\[[0-9;]*m//g' "/tmp/loaded-proof-$i.log" | grep -E '^ +Tests ' | tr -s ' ')
   echo "run $i: $start to $(date -u +%TZ), exit $rc, load $(cut -d' ' -f1-3 /proc/loadavg);$summary"
 done
 exit "$failed"
