@@ -254,6 +254,8 @@ describe('load shedding', () => {
   });
 
   it("does not count the boot's own work as lag: a hub that says ready serves", async () => {
+    // Not buildTestApp: its pool warm-up after ready would outlast the sampling period in
+    // which a wrongly counted boot sheds, and the test would pass without the fix.
     const a = await buildApp({
       logger: false,
       toolsDir: NO_TOOLS,

@@ -55,8 +55,8 @@ export class Admission {
     return this.admitHere(toolId, client, policy);
   }
 
-  /** What Redis is asked for this client's admission (alone, or inside a batched check). */
-  request(toolId: string, client: string, policy: ToolPolicy): AdmitRequest {
+  /** What Redis is asked for this client's admission (the batched check builds its own). */
+  private request(toolId: string, client: string, policy: ToolPolicy): AdmitRequest {
     return {
       budgetKey: this.budgetKey(toolId, client),
       slotKey: this.slotKey(toolId, client),

@@ -56,10 +56,10 @@ const TAKE_BACK_AFTER_MS = 20;
 /** A run holding its worker longer than this is held: it stops counting as active. */
 const HOLD_AFTER_MS = 100;
 /**
- * A worker's first run of a tool may include lazy set-up its `prepare` export does not cover
- * (tables built inside the run: hundreds of ms, seconds on a loaded machine). Holding it at once would send the next run of the tool to another
- * worker, which builds the same tables, and so on; holding a runaway late keeps good runs
- * waiting. Until a first run of the tool has succeeded such a run is held after
+ * A worker's first run of a tool may include lazy set-up its `prepare` export does not
+ * cover (tables built inside the run: hundreds of ms, seconds on a loaded machine). Holding
+ * it at once would send the next run of the tool to another worker, which builds the same
+ * tables, and so on; holding a runaway late keeps good runs waiting. Until a first run of the tool has succeeded such a run is held after
  * FIRST_RUN_MS, then after twice what first runs of the tool take.
  */
 const FIRST_RUN_MS = 250;
@@ -162,7 +162,7 @@ export class ToolPool {
       };
       const now = Date.now();
       // Written out, not spread: a spread of the caller's object is a slow generic copy on
-      // the hot path (docs/benchmarks.md, "What was cut").
+      // the hot path (docs/benchmarks.md, "What was done").
       this.batcher.enqueue({
         toolId: call.toolId,
         mode: call.mode,
