@@ -13,6 +13,7 @@ import accessLogPlugin from './plugins/access-log.js';
 import apiKeysPlugin from './plugins/api-keys.js';
 import cataloguePlugin from './plugins/catalogue.js';
 import errorsPlugin from './plugins/errors.js';
+import hostHeaderPlugin from './plugins/host-header.js';
 import jsonBodyPlugin from './plugins/json-body.js';
 import limitsPlugin from './plugins/limits.js';
 import mcpPlugin from './plugins/mcp.js';
@@ -83,6 +84,8 @@ export async function buildApp(options: BuildOptions = {}) {
       connectionsCheckingInterval: 1000,
       requestTimeout: env.REQUEST_TIMEOUT_MS,
       headersTimeout: Math.min(env.REQUEST_TIMEOUT_MS, 60_000),
+      // HTTP/1.1 without Host gets the hub's counted 400 (src/plugins/host-header.ts), not Node's bare one.
+      requireHostHeader: false,
     },
     clientErrorHandler: clientErrorHandler({
       requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
@@ -122,6 +125,7 @@ export async function buildApp(options: BuildOptions = {}) {
   await app.register(accessLogPlugin);
   await app.register(errorsPlugin);
   await app.register(refusalsPlugin, { limit: env.REFUSAL_LIMIT });
+  await app.register(hostHeaderPlugin);
   await app.register(apiKeysPlugin, { path: env.API_KEYS_FILE });
   await app.register(jsonBodyPlugin);
   await app.register(pressurePlugin, env);
@@ -158,6 +162,10 @@ export async function buildApp(options: BuildOptions = {}) {
   });
   await app.register(mcpPlugin, {
     allowedHosts: mcpAllowedHosts(env.MCP_ALLOWED_HOSTS, env.HOST, env.PUBLIC_BASE_URL),
+    messageLimit: env.MCP_MESSAGE_LIMIT,
+    maxMessages: env.MCP_BATCH_MAX_MESSAGES,
+    maxAnswerBytes: env.MCP_BATCH_MAX_ANSWER_BYTES,
+    prefix: env.REDIS_PREFIX,
   });
   await app.register(healthRoutes);
   await app.register(runtimeRoutes);

@@ -114,7 +114,11 @@ describe.each([
       arguments: { pattern: 'a', text: 'a', mode: 'nope' },
     });
     expect(bad.isError).toBe(true);
-    expect(bad.structuredContent).toMatchObject({ ok: false, errorCode: 'UNSUPPORTED_OPTION' });
+    // No structuredContent on an error: clients check it against the outputSchema.
+    expect(bad.structuredContent).toBeUndefined();
+    expect(bad._meta?.error).toMatchObject({ ok: false, errorCode: 'UNSUPPORTED_OPTION' });
+    const text = (bad.content as { type: string; text: string }[])[0]!;
+    expect(JSON.parse(text.text)).toEqual(bad._meta?.error);
   });
 });
 
@@ -161,7 +165,7 @@ describe('MCP refusals an agent must recognise', () => {
       arguments: { pattern: '^(a|a)+$', text: evil, flags: 'u', mode: 'test' },
     });
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ errorCode: 'TIMEOUT' });
+    expect(result._meta?.error).toMatchObject({ errorCode: 'TIMEOUT' });
   });
 
   it('RATE_LIMITED with retryAfterSec and the rateLimit block once the limit is spent', async () => {
@@ -178,11 +182,11 @@ describe('MCP refusals an agent must recognise', () => {
     const refused = results.at(-1)!;
     expect(results.length).toBeLessThanOrEqual(4);
     expect(refused.isError).toBe(true);
-    expect(refused.structuredContent).toMatchObject({
+    expect(refused._meta?.error).toMatchObject({
       errorCode: 'RATE_LIMITED',
       rateLimit: { limit: 2, burst: 1, remaining: 0 },
     });
-    expect((refused.structuredContent as { retryAfterSec: number }).retryAfterSec).toBeGreaterThan(0);
+    expect((refused._meta!.error as { retryAfterSec: number }).retryAfterSec).toBeGreaterThan(0);
   });
 
   it('an unknown tool is a JSON-RPC error', async () => {
@@ -206,13 +210,15 @@ describe('MCP over HTTP, as the spec says for a stateless server', () => {
     expect(list.body?.result?.tools?.length).toBeGreaterThan(0);
   });
 
-  it('answers GET and DELETE with 405, a malformed body with a parse error', async () => {
-    for (const method of ['GET', 'DELETE']) {
+  it('answers GET, DELETE and PUT with 405 and Allow: POST, a malformed body with a parse error', async () => {
+    for (const method of ['GET', 'DELETE', 'PUT']) {
       const res = await fetch(`${hub!.base}/mcp`, {
         method,
         headers: { accept: 'application/json, text/event-stream' },
       });
       expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+      expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
     }
     const malformed = await rpc('{"jsonrpc":');
     expect(malformed.body?.error?.code).toBe(-32700);
@@ -234,6 +240,8 @@ describe('MCP over HTTP, as the spec says for a stateless server', () => {
       const skill = await client.readResource({ uri: 'toolhub://skills/regex-tester/SKILL.md' });
       expect(skill.contents[0]).toMatchObject({ mimeType: 'text/markdown' });
       expect(String((skill.contents[0] as { text: string }).text)).toMatch(/^name: regex-tester$/m);
+      const { resourceTemplates } = await client.listResourceTemplates();
+      expect(resourceTemplates.map((t) => t.uriTemplate)).toContain('toolhub://skills/{toolId}/SKILL.md');
       const example = await client.readResource({ uri: 'toolhub://examples/regex-tester/basic.json' });
       expect(JSON.parse((example.contents[0] as { text: string }).text)).toMatchObject({
         toolId: 'regex-tester',
@@ -271,7 +279,7 @@ describe('MCP on two replicas sharing Redis', () => {
           arguments: { color: '#336699', scheme: 'convert' },
         });
         outcomes.push(
-          result.isError ? String((result.structuredContent as { errorCode: string }).errorCode) : 'ok',
+          result.isError ? String((result._meta!.error as { errorCode: string }).errorCode) : 'ok',
         );
       }
       expect(outcomes).toEqual(['ok', 'ok', 'ok', 'RATE_LIMITED', 'RATE_LIMITED', 'RATE_LIMITED']);

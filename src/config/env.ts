@@ -40,6 +40,9 @@ export const ENV_SCHEMA = {
     'REFUSAL_LIMIT',
     'BATCH_MAX_RUNS',
     'MCP_ALLOWED_HOSTS',
+    'MCP_MESSAGE_LIMIT',
+    'MCP_BATCH_MAX_MESSAGES',
+    'MCP_BATCH_MAX_ANSWER_BYTES',
     'EXTRA_TOOL_DIRS',
   ],
   properties: {
@@ -250,6 +253,29 @@ export const ENV_SCHEMA = {
       default: '',
       description:
         'Host names /mcp accepts in Host and Origin (DNS-rebinding protection), comma-separated; default: loopback, the PUBLIC_BASE_URL host and HOST; * switches the check off',
+    },
+    MCP_MESSAGE_LIMIT: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 100000000,
+      default: 1200,
+      description:
+        'JSON-RPC messages per minute per client on /mcp, every method (a batch counts each message), shared through Redis; past it 429 RATE_LIMITED with Retry-After; 0: off',
+    },
+    MCP_BATCH_MAX_MESSAGES: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1000,
+      default: 20,
+      description: 'Most messages in one JSON-RPC batch on /mcp; a longer batch is refused before any work',
+    },
+    MCP_BATCH_MAX_ANSWER_BYTES: {
+      type: 'integer',
+      minimum: 1024,
+      maximum: 1073741824,
+      default: 1048576,
+      description:
+        'Most bytes of listings and resources one /mcp batch may ask for (counted before any work); tools/call answers are bounded by RESULT_MAX_BYTES each',
     },
     EXTRA_TOOL_DIRS: {
       type: 'string',

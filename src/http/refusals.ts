@@ -52,3 +52,14 @@ export class RefusalCounter {
     }
   }
 }
+
+/**
+ * Run refusals that come before the rate limiter (the input was wrong, not too frequent):
+ * a door that answers them with 200 (an MCP result, a batch item) counts them as junk itself.
+ */
+export const JUNK_ERROR_CODES: ReadonlySet<string> = new Set([
+  'INVALID_INPUT',
+  'UNSUPPORTED_OPTION',
+  'INPUT_TOO_LARGE',
+  'TOOL_WRONG_SURFACE',
+]);

@@ -4,17 +4,20 @@ import type { RunResult } from '../run/run-types.js';
 export interface CallResult {
   [key: string]: unknown;
   content: { type: 'text'; text: string }[];
-  structuredContent: Record<string, unknown>;
+  structuredContent?: Record<string, unknown>;
   isError?: true;
   _meta?: Record<string, unknown>;
 }
 
 /**
- * A run's result as an MCP tool result. Success: the result as `structuredContent` plus
- * the same JSON as a text block. A refusal is a result too, with `isError: true` (so the
- * model can correct itself), never a protocol error: `structuredContent` carries the
- * ToolRunError (`errorCode`, `error`, `retryAfterSec` and `rateLimit` where there are),
- * since MCP clients do not read HTTP 429 or Retry-After. The `runtime` block goes in `_meta`.
+ * A run's result as an MCP tool result (docs/api.md, "MCP for agents"). Success: the
+ * result as `structuredContent` plus the same JSON as a text block, the `runtime` block in
+ * `_meta`. A refusal is a result too, with `isError: true` (so the model can correct
+ * itself), never a protocol error, and without `structuredContent`: clients validate
+ * `structuredContent` against the tool's `outputSchema` whenever it is present (the 1.x
+ * SDK throws -32602 on an error object there), so the ToolRunError (`errorCode`, `error`,
+ * `retryAfterSec`, `rateLimit`, `runtime`) travels as the text block's JSON, which the
+ * model reads, and as `_meta.error`, which a program reads.
  */
 export function toCallResult(result: RunResult): CallResult {
   if (result.ok) {
@@ -34,9 +37,8 @@ export function toCallResult(result: RunResult): CallResult {
   if (e.runtime) body.runtime = e.runtime;
   return {
     content: [{ type: 'text', text: JSON.stringify(body) }],
-    structuredContent: body,
     isError: true,
-    ...(e.runtime ? { _meta: { runtime: e.runtime } } : {}),
+    _meta: e.runtime ? { error: body, runtime: e.runtime } : { error: body },
   };
 }
 

@@ -1,14 +1,14 @@
-import {
-  createMcpHandler,
-  hostHeaderValidationResponse,
-  originValidationResponse,
-} from '@modelcontextprotocol/server';
+import { createMcpHandler, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
+import { answerDirect, type DirectAnswer, type DirectRequest } from './direct.js';
 import { type McpCaller, type McpParts, mcpServer } from './server.js';
 
 /** What the /mcp route needs of the official SDK; src/plugins/mcp.ts loads this module lazily. */
 export interface McpHandler {
-  /** A refusal when Host or Origin is not allowed (DNS rebinding), else undefined. */
-  refuse: (request: Request, allowedHosts: string[]) => Response | undefined;
+  /** Why Host or Origin is not allowed (DNS rebinding, the SDK's own checks), or null. */
+  refuse: (host: string | undefined, origin: string | undefined, allowedHosts: string[]) => string | null;
+  /** The hub's own answer to a hot message (src/mcp/direct.ts), or null: ask `fetch`. */
+  direct: (request: DirectRequest, caller: McpCaller) => Promise<DirectAnswer | null>;
+  /** The SDK's answer. */
   fetch: (request: Request, caller: McpCaller) => Promise<Response>;
   close: () => Promise<void>;
 }
@@ -19,8 +19,13 @@ export function mcpHandler(parts: McpParts, onerror: (err: unknown) => void): Mc
     onerror,
   });
   return {
-    refuse: (request, allowedHosts) =>
-      hostHeaderValidationResponse(request, allowedHosts) ?? originValidationResponse(request, allowedHosts),
+    refuse: (host, origin, allowedHosts) => {
+      const checked = validateHostHeader(host, allowedHosts);
+      if (!checked.ok) return checked.message;
+      const from = validateOriginHeader(origin, allowedHosts);
+      return from.ok ? null : from.message;
+    },
+    direct: (request, caller) => answerDirect(parts, caller, request),
     fetch: (request, caller) =>
       handler.fetch(request, {
         authInfo: { token: '', clientId: caller.client, scopes: [], extra: { caller } },

@@ -9,6 +9,43 @@ export interface McpResource {
   text: string;
 }
 
+/** One MCP resource template (RFC 6570 level 1): how to name a resource without listing it. */
+export interface McpResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title: string;
+  description: string;
+  mimeType: string;
+}
+
+/**
+ * The resource URIs as templates (`resources/templates/list`): a client that knows a
+ * toolId can read its guide or an example without the whole listing.
+ */
+export const MCP_RESOURCE_TEMPLATES: readonly McpResourceTemplate[] = [
+  {
+    uriTemplate: 'toolhub://skills/{toolId}/SKILL.md',
+    name: 'tool-guide',
+    title: "A tool's agent guide",
+    description: 'The SKILL.md of the tool named toolId (as listed by tools/list): inputs, limits, errors',
+    mimeType: 'text/markdown',
+  },
+  {
+    uriTemplate: 'toolhub://skills/common/{name}',
+    name: 'common-guide',
+    title: 'A common guide',
+    description: 'A guide shared by every tool, e.g. error-handling.md',
+    mimeType: 'text/markdown',
+  },
+  {
+    uriTemplate: 'toolhub://examples/{toolId}/{example}.json',
+    name: 'tool-example',
+    title: "A tool's example",
+    description: 'A named example request of the tool and its answer, e.g. basic',
+    mimeType: 'application/json',
+  },
+];
+
 interface BundleTool {
   toolId: string;
   files: { examples: Record<string, unknown> };

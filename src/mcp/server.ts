@@ -2,8 +2,9 @@ import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/
 import type { Tier } from '../auth/tiers.js';
 import type { Hub } from '../run/hub.js';
 import { fromArguments } from '../run/input.js';
-import type { RunLog } from '../run/run-types.js';
+import type { RunLog, RunResult } from '../run/run-types.js';
 import { toCallResult } from './call-result.js';
+import type { McpListings } from './listings.js';
 import type { McpResource } from './resources.js';
 import { type McpTool, modeArgument } from './tools.js';
 
@@ -11,16 +12,18 @@ import { type McpTool, modeArgument } from './tools.js';
 export interface McpCaller {
   client: string;
   tier?: Tier;
-  requestId: string;
+  /** The request id of the next call: the HTTP request's, suffixed per call in a batch. */
+  nextRequestId: () => string;
   log: RunLog;
-  /** Called with the toolId and, for a refusal, its errorCode (the access log). */
-  onRun: (toolId: string, errorCode: string | null) => void;
+  /** Called after each call with its toolId, errorCode (null: a result) and request id. */
+  onRun: (toolId: string, errorCode: string | null, requestId: string) => void;
 }
 
 export interface McpParts {
   hub: Hub;
   tools: McpTool[];
   resources: Map<string, McpResource>;
+  listings: McpListings;
   version: string;
 }
 
@@ -30,36 +33,20 @@ export interface McpParts {
  * its limits and its error codes, and the advertised schemas are the hub's own).
  */
 export function mcpServer(parts: McpParts, caller: McpCaller): Server {
-  const server = new Server(
-    { name: 'tool-hub', title: 'Tool Hub', version: parts.version },
-    {
-      capabilities: { tools: {}, resources: {} },
-      instructions:
-        "Developer and AI tools run by the hub. Read a tool's SKILL.md resource before its first call. A refused call is a result with isError and an errorCode; honour retryAfterSec and never retry INVALID_INPUT unchanged.",
-    },
-  );
-  server.setRequestHandler('tools/list', async () => ({ tools: parts.tools }));
+  const server = new Server(serverIdentity(parts.version), {
+    capabilities: { tools: {}, resources: {} },
+    instructions:
+      "Developer and AI tools run by the hub. Read a tool's SKILL.md resource before its first call. A refused call is a result with isError whose text is a JSON error with an errorCode (also in _meta.error); honour retryAfterSec and never retry INVALID_INPUT unchanged.",
+  });
+  server.setRequestHandler('tools/list', async () => parts.listings.tools);
   server.setRequestHandler('tools/call', async (request) => {
     const { name, arguments: args = {} } = request.params;
-    const tool = parts.hub.tools.get(name);
-    if (!tool)
+    if (!parts.hub.tools.has(name))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}`);
-    const result = await parts.hub.run({
-      toolId: name,
-      surface: 'mcp',
-      source: 'mcp',
-      resolve: (def) => fromArguments(def, args, modeArgument(def)),
-      client: caller.client,
-      ...(caller.tier ? { tier: caller.tier } : {}),
-      requestId: caller.requestId,
-      log: caller.log,
-    });
-    caller.onRun(name, result.ok ? null : result.error.code);
-    return toCallResult(result);
+    return toCallResult(await runCall(parts, caller, name, args));
   });
-  server.setRequestHandler('resources/list', async () => ({
-    resources: [...parts.resources.values()].map(({ text: _text, ...listing }) => listing),
-  }));
+  server.setRequestHandler('resources/list', async () => parts.listings.resources);
+  server.setRequestHandler('resources/templates/list', async () => parts.listings.templates);
   server.setRequestHandler('resources/read', async (request) => {
     const resource = parts.resources.get(request.params.uri);
     if (!resource) {
@@ -68,7 +55,39 @@ export function mcpServer(parts: McpParts, caller: McpCaller): Server {
         `Unknown resource: ${request.params.uri.slice(0, 200)}`,
       );
     }
-    return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: resource.text }] };
+    return readResult(resource);
   });
   return server;
+}
+
+/** The server's name, title and version, as `initialize` and every modern result name it. */
+export function serverIdentity(version: string) {
+  return { name: 'tool-hub', title: 'Tool Hub', version };
+}
+
+/** One `tools/call` of a known tool as a run through the hub's facade (both answer paths). */
+export async function runCall(
+  parts: McpParts,
+  caller: McpCaller,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<RunResult> {
+  const requestId = caller.nextRequestId();
+  const result = await parts.hub.run({
+    toolId: name,
+    surface: 'mcp',
+    source: 'mcp',
+    resolve: (def) => fromArguments(def, args, modeArgument(def)),
+    client: caller.client,
+    ...(caller.tier ? { tier: caller.tier } : {}),
+    requestId,
+    log: caller.log,
+  });
+  caller.onRun(name, result.ok ? null : result.error.code, requestId);
+  return result;
+}
+
+/** A `resources/read` result. */
+export function readResult(resource: McpResource) {
+  return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: resource.text }] };
 }

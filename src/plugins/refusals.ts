@@ -6,6 +6,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     refusals: RefusalCounter;
   }
+  interface FastifyRequest {
+    /** The route counted this request's junk itself (message by message, item by item). */
+    junkCounted: boolean;
+  }
 }
 
 /** Health and metrics answer a blocked address too: its operator's probes may share it. */
@@ -20,6 +24,7 @@ export default fp<{ limit: number }>(
   async (app, opts) => {
     const refusals = new RefusalCounter(opts.limit);
     app.decorate('refusals', refusals);
+    app.decorateRequest('junkCounted', false);
     if (opts.limit === 0) return;
     app.addHook('onRequest', (request, _reply, done) => {
       const wait = refusals.blockedFor(request.ip);
@@ -34,7 +39,11 @@ export default fp<{ limit: number }>(
     });
     app.addHook('onResponse', (request, reply, done) => {
       // A refusal that passed the rate limiter is counted there already.
-      if (REFUSAL_STATUSES.has(reply.statusCode) && !reply.hasHeader('x-ratelimit-limit')) {
+      if (
+        REFUSAL_STATUSES.has(reply.statusCode) &&
+        !request.junkCounted &&
+        !reply.hasHeader('x-ratelimit-limit')
+      ) {
         refusals.count(request.ip);
       }
       done();
