@@ -8,6 +8,8 @@ export interface RequestSpec {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
+  /** Headers beside the JSON content type (the MCP protocol headers). */
+  headers?: Record<string, string>;
 }
 
 export interface DriveSpec {
@@ -71,7 +73,9 @@ export async function drive(spec: DriveSpec): Promise<DriveResult> {
     list.map((r) => ({
       method: r.method,
       path: r.path,
-      ...(r.body === undefined ? {} : { body: r.body, headers: { 'content-type': 'application/json' } }),
+      ...(r.body === undefined
+        ? {}
+        : { body: r.body, headers: { 'content-type': 'application/json', ...r.headers } }),
       onResponse: (status: number) => {
         lastKind = neighbour && r.kind === 'good' ? 'neighbour' : r.kind;
         if (lastKind === 'neighbour') return;

@@ -64,6 +64,8 @@ function hubEnv(config: HubConfig, ctx: HubContext, port: number): Record<string
     // Distinct keys per process: runs never share rate-limit windows, and the shared Redis
     // is never flushed (keys expire with their windows).
     REDIS_PREFIX: `toolhub-bench:${ctx.runId}:${++sequence}:`,
+    // Counted on every message, never refusing: the MCP scenario measures the check's cost.
+    MCP_MESSAGE_LIMIT: '100000000',
   };
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) {
     const value = process.env[name];

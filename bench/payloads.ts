@@ -62,6 +62,21 @@ export function tokenCounterBody(text: string): string {
   return JSON.stringify({ toolId: 'token-counter', input: { a: text } });
 }
 
+/** The same run as an MCP `tools/call` of a 2025-11-25 client (stateless: no handshake needed). */
+export function mcpCallBody(text: string): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'token-counter', arguments: { text } },
+  });
+}
+
+export const MCP_HEADERS = {
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-11-25',
+};
+
 /**
  * An overdue run: `(a|a)+$` with the `u` flag backtracks even with V8's linear-engine fallback,
  * so only the hub's deadline (regex-tester timeoutMs) ends it.

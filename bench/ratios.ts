@@ -57,6 +57,7 @@ export function computeRatios(
   const div = (a: number | undefined, b: number | undefined) =>
     a === undefined || b === undefined || b === 0 ? null : a / b;
   const hubRun = s('hub-run-redis');
+  const mcpCall = s('hub-mcp-call');
   const refPost = s('ref-post');
   const index = s('hub-index');
   const refGet = s('ref-get');
@@ -102,6 +103,15 @@ export function computeRatios(
       target: 0.9,
       detail: `${fmt(index?.rps.median)} / ${fmt(refIndex?.rps.median)} req/s`,
       perRound: pairRatio(runs, 'hub-index', 'ref-get-index', (r) => r.result.rps),
+    }),
+    ratio({
+      id: 'mcp-call',
+      label: 'MCP tools/call (hub-mcp-call) / runtime POST (hub-run-redis), req/s',
+      value: div(mcpCall?.rps.median, hubRun?.rps.median),
+      direction: '>=',
+      target: 0.6,
+      detail: `${fmt(mcpCall?.rps.median)} / ${fmt(hubRun?.rps.median)} req/s; CPU per answer ${fmt(mcpCall?.cost?.total)} / ${fmt(hubRun?.cost?.total)} µs`,
+      perRound: pairRatio(runs, 'hub-mcp-call', 'hub-run-redis', (r) => r.result.rps),
     }),
     ratio({
       id: 'cpu-per-request',

@@ -1,7 +1,15 @@
 import type { RequestSpec } from './drive.js';
 import type { HubConfig } from './hub.js';
 import type { BenchOptions } from './options.js';
-import { CATASTROPHIC_BODY, REF_POST_BODY, SHORT_TEXT, sizedText, tokenCounterBody } from './payloads.js';
+import {
+  CATASTROPHIC_BODY,
+  MCP_HEADERS,
+  mcpCallBody,
+  REF_POST_BODY,
+  SHORT_TEXT,
+  sizedText,
+  tokenCounterBody,
+} from './payloads.js';
 
 export type RefServer = 'ref-get' | 'ref-get-index' | 'ref-post';
 export type Target = { kind: 'ref'; server: RefServer } | { kind: 'hub'; config: HubConfig };
@@ -129,6 +137,13 @@ export function allScenarios(opts: BenchOptions): Scenario[] {
       'runtime POST, token-counter on 40 chars: Redis limiter, metrics, default pool (the headline)',
       REDIS,
       [SHORT_RUN],
+      c,
+    ),
+    hub(
+      'hub-mcp-call',
+      'the same run as an MCP tools/call (2025-11-25 client, stateless), message limit on: what an agent\'s call costs beside REST',
+      REDIS,
+      [{ ...post('/mcp', mcpCallBody(SHORT_TEXT)), headers: MCP_HEADERS }],
       c,
     ),
     hub(

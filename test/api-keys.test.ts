@@ -128,3 +128,42 @@ describe('a real process with keys', () => {
     }
   });
 });
+
+describe('MCP with keys on', () => {
+  it('answers 401 without OAuth metadata, and a client passing the key as a header gets in', async () => {
+    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+    const hub = await startInstance({ API_KEYS_FILE: await writeKeys() });
+    try {
+      const bare = await fetch(`${hub.base}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(bare.status).toBe(401);
+      const challenge = bare.headers.get('www-authenticate') ?? '';
+      expect(challenge).toMatch(/^Bearer realm="tool-hub"/);
+      // No resource_metadata and no protected-resource document: no OAuth to discover.
+      expect(challenge).not.toMatch(/resource_metadata/);
+      for (const path of [
+        '/.well-known/oauth-protected-resource',
+        '/.well-known/oauth-protected-resource/mcp',
+      ]) {
+        expect((await fetch(`${hub.base}${path}`)).status).toBe(404);
+      }
+      const client = new Client({ name: 'keyed', version: '1' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${hub.base}/mcp`), {
+          requestInit: { headers: { Authorization: `Bearer ${KEY_A}` } },
+        }),
+      );
+      try {
+        const result = await client.callTool({ name: 'token-counter', arguments: { text: 'hi' } });
+        expect(result.isError).toBeFalsy();
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await stopInstance(hub);
+    }
+  });
+});
