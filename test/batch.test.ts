@@ -96,3 +96,32 @@ describe('batch runs', () => {
     }
   });
 });
+
+describe('junk inside a batch', () => {
+  it('counts every refused item toward REFUSAL_LIMIT, so unknown-tool items block their sender', async () => {
+    const junky = await buildTestApp({ REFUSAL_LIMIT: '10', BATCH_MAX_RUNS: '5' });
+    try {
+      const send = () =>
+        junky.inject({
+          method: 'POST',
+          url: '/api/tools/batch/',
+          remoteAddress: '10.9.9.9',
+          payload: { runs: Array.from({ length: 5 }, () => ({ toolId: 'no-such-tool', a: 'x' })) },
+        });
+      expect((await send()).statusCode).toBe(200);
+      expect((await send()).statusCode).toBe(200);
+      // Ten refused items: the address is blocked before its body is read.
+      const blocked = await send();
+      expect(blocked.statusCode).toBe(429);
+      expect(errorBody(blocked).errorCode).toBe('RATE_LIMITED');
+      // Another address is not.
+      const other = await junky.inject({
+        url: '/api/tools/run/?toolId=fx-echo&a=hi',
+        remoteAddress: '10.9.9.8',
+      });
+      expect(other.statusCode).toBe(200);
+    } finally {
+      await junky.close();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { errorJson, HubError } from '../errors.js';
+import { JUNK_ERROR_CODES } from '../http/refusals.js';
 import { callerOf } from '../plugins/api-keys.js';
 import { fromGeneric } from '../run/input.js';
 import type { RunResult } from '../run/run-types.js';
@@ -21,14 +22,19 @@ export default async function batchRoutes(app: FastifyInstance, opts: { maxRuns:
   app.post(BATCH_PATH, { config: { toolSurface: true } }, async (request, reply) => {
     const { runs, source } = readBatch(request.body, opts.maxRuns);
     const caller = callerOf(request);
+    // Junk inside a 200 costs its sender as a 400 would: one refusal per refused item.
+    const junk = (code: string) => {
+      if (JUNK_ERROR_CODES.has(code)) app.refusals.count(request.ip);
+    };
     const results = await Promise.all(
       runs.map(async (item, i) => {
         let call: ReturnType<typeof readRuntimeCall>;
         try {
           call = readRuntimeCall(withSource(item, source), 'body');
         } catch (err) {
-          if (err instanceof HubError) return errorJson(err);
-          throw err;
+          if (!(err instanceof HubError)) throw err;
+          junk(err.code);
+          return errorJson(err);
         }
         const result = await app.hub.run({
           toolId: call.toolId,
@@ -39,6 +45,7 @@ export default async function batchRoutes(app: FastifyInstance, opts: { maxRuns:
           requestId: `${request.id}:${i}`,
           log: request.log,
         });
+        if (!result.ok) junk(result.error.code);
         return itemJson(result);
       }),
     );
