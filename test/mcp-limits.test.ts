@@ -147,3 +147,22 @@ describe('MCP batches and junk', () => {
     expect((await fetch(`${hub.base}/healthz`)).status).toBe(200);
   });
 });
+
+describe('MCP and deep JSON', () => {
+  it('refuses arguments nested 5,000 deep with INVALID_INPUT, as every door does', async () => {
+    const hub = await startInstance({});
+    try {
+      const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+      const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"structured-diff","arguments":{"left":${deep},"right":1}}}`;
+      const res = await fetch(`${hub.base}/mcp`, { method: 'POST', headers: HEADERS, body });
+      expect(res.status).toBe(400);
+      const answer = (await res.json()) as { error: { code: number; data: { errorCode: string } } };
+      expect(answer.error.code).toBe(-32600);
+      expect(answer.error.data.errorCode).toBe('INVALID_INPUT');
+      // The hub still answers.
+      expect((await post(hub, list(2))).status).toBe(200);
+    } finally {
+      await stopInstance(hub);
+    }
+  });
+});

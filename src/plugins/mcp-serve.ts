@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HubError } from '../errors.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../http/json-depth.js';
 import { JUNK_ERROR_CODES } from '../http/refusals.js';
 import type { McpHandler } from '../mcp/handler.js';
 import type { McpMessageLimit } from '../mcp/message-limit.js';
@@ -51,6 +52,13 @@ export async function serveMcp(ctx: McpContext, request: FastifyRequest, reply: 
     return rpcError(reply, 403, -32000, refused);
   }
   const text = typeof request.body === 'string' ? request.body : '';
+  // The same depth bound as every door, before the body is parsed: arguments nested
+  // thousands deep would otherwise overflow the SDK's recursive validation (-32603).
+  if (jsonDepthExceeds(text)) {
+    junk(1);
+    const err = new HubError('INVALID_INPUT', `the JSON body nests deeper than ${MAX_JSON_DEPTH} levels`);
+    return reply.code(400).type(JSON_TYPE).send(rpcRefusal(err, -32600));
+  }
   const body = readBody(text);
   let messages = 1;
   if (body.kind === 'batch') {
