@@ -69,7 +69,12 @@ export async function startInstance(env: Record<string, string>, opts: StartOpti
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not become ready: ${stderr}`);
+    if (Date.now() > deadline) {
+      // A test that fails here never gets the instance to stop: stop it now.
+      proc.kill('SIGKILL');
+      await exited;
+      throw new Error(`server did not become ready: ${stderr}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return { proc, base, exited, stderr: () => stderr, stdout: () => stdout };
