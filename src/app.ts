@@ -23,6 +23,7 @@ import poolPlugin from './plugins/pool.js';
 import pressurePlugin from './plugins/pressure.js';
 import refusalsPlugin from './plugins/refusals.js';
 import runnerPlugin from './plugins/runner.js';
+import uploadLimitPlugin from './plugins/upload-limit.js';
 import { scanTools } from './registry.js';
 import batchRoutes from './routes/batch.js';
 import dedicatedRoutes from './routes/dedicated.js';
@@ -126,6 +127,7 @@ export async function buildApp(options: BuildOptions = {}) {
   await app.register(errorsPlugin);
   await app.register(refusalsPlugin, { limit: env.REFUSAL_LIMIT });
   await app.register(hostHeaderPlugin);
+  await app.register(uploadLimitPlugin, { bodyLimit: env.BODY_LIMIT_BYTES });
   await app.register(apiKeysPlugin, { path: env.API_KEYS_FILE });
   await app.register(jsonBodyPlugin);
   await app.register(pressurePlugin, env);

@@ -51,6 +51,16 @@ describe('tool pages in a browser', () => {
     expect(s.foreign).toEqual([]);
   }, 60_000);
 
+  it('/docs: Swagger UI renders the operations under its CSP, with no console error', async () => {
+    const page = await s.goto('/docs');
+    await page.locator('.opblock').first().waitFor();
+    expect(await page.locator('.opblock').count()).toBeGreaterThanOrEqual(12);
+    expect(await page.locator('.topbar img').count()).toBe(1); // the initializer script ran
+    await shot(page, 'docs', false);
+    expect(s.errors).toEqual([]); // a CSP violation is a console error
+    expect(s.foreign).toEqual([]);
+  });
+
   it('narrows the list as you type in the filter box', async () => {
     const page = await s.goto('/tools/');
     await label('Filter tools').fill('regex');

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH } from '../src/http/json-depth.js';
 import { buildTestApp, errorBody, type TestApp } from './helpers.js';
 
 let app: TestApp;
@@ -71,9 +72,9 @@ describe('generic runtime /api/tools/run/', () => {
     const res = await nested(5000);
     expect(res.statusCode).toBe(400);
     expect(errorBody(res)).toMatchObject({ errorCode: 'INVALID_INPUT' });
-    expect(errorBody(res).error).toContain('nests deeper than 1000 levels');
-    // Deep but within the bound: it reaches the tool's own checks.
-    const within = await nested(900);
+    expect(errorBody(res).error).toContain(`nests deeper than ${MAX_JSON_DEPTH} levels`);
+    // Exactly at the bound (the body's object is one level): it reaches the tool's own checks.
+    const within = await nested(MAX_JSON_DEPTH - 1);
     expect(within.statusCode).toBe(400);
     expect(errorBody(within).error).toMatch(/suffix/);
   });

@@ -11,10 +11,9 @@ export const MAX_JSON_DEPTH = 600;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
+/** `[` and `{` (0x5b, 0x7b) with bit 0x20 set are both 0x7b; `]` and `}` are both 0x7d. */
+const OPENER = 0x7b;
+const CLOSER = 0x7d;
 
 /**
  * True when the JSON text nests arrays and objects more than `max` levels deep (`[]` is one
@@ -34,9 +33,13 @@ export function jsonDepthExceeds(text: string, max: number = MAX_JSON_DEPTH): bo
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
       i = closingQuote(text, i + 1);
-    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      continue;
+    }
+    // One comparison for both openers and one for both closers: no other code unit maps there.
+    const bracket = c | 0x20;
+    if (bracket === OPENER) {
       if (++depth > max) return true;
-    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
+    } else if (bracket === CLOSER) {
       // More closers than openers: not JSON, and nothing deeper can follow in valid text.
       if (--depth < 0) return false;
     }

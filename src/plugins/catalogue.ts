@@ -5,15 +5,30 @@ import fp from 'fastify-plugin';
 import { buildCatalogue, type Catalogue, type Served } from '../catalogue/catalogue.js';
 import type { CatalogueContext } from '../catalogue/descriptor.js';
 import { HubError } from '../errors.js';
-import { type RouteDoc, routeSchema } from '../routes/route-doc.js';
+import { type RouteDoc, routePath, routeSchema } from '../routes/route-doc.js';
 import { ROUTE_DOCS } from '../routes/route-docs.js';
 import { quote } from '../shared/quote.js';
+import { PAGE_CSP, PAGE_HEADERS } from './pages.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     catalogue: Catalogue;
   }
 }
+
+/**
+ * The tool pages' CSP and headers for /docs and everything under it. Swagger UI's page, scripts,
+ * styles and its logo (a data: URL) come from /docs itself, and @fastify/swagger-ui serves
+ * the initializer as a file, not an inline script. The one inline thing is the `<style>`
+ * element of the standalone preset's topbar logo SVG: its hash lets exactly that element in,
+ * with no 'unsafe-inline' (@fastify/swagger-ui is pinned; a test recomputes the hash from
+ * the installed preset). validatorUrl stays null, the plugin's default: no badge is fetched.
+ */
+export const DOCS_CSP = PAGE_CSP.replace(
+  "style-src 'self'",
+  "style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
+);
+const DOCS_HEADERS = { ...PAGE_HEADERS, 'Content-Security-Policy': DOCS_CSP };
 
 /**
  * The catalogue for agents and client generators: skills index and bundle, tool
@@ -31,38 +46,43 @@ export default fp<Omit<CatalogueContext, 'tools' | 'policies'>>(
       if (request.headers['if-none-match'] === doc.etag) return reply.code(304).send();
       return reply.type(doc.type).send(doc.body);
     };
-    const opts_ = (doc: RouteDoc) => ({ schema: routeSchema(doc) });
-    app.get('/api/skills-index.json', opts_(ROUTE_DOCS.skillsIndex), (req, reply) =>
-      send(req, reply, catalogue.index),
-    );
-    app.get('/api/skills-bundle.json', opts_(ROUTE_DOCS.skillsBundle), (req, reply) =>
-      send(req, reply, catalogue.bundle),
-    );
-    app.get('/api/openapi.json', opts_(ROUTE_DOCS.openapiJson), (req, reply) =>
-      send(req, reply, catalogue.openapiJson),
-    );
-    app.get('/api/openapi.yaml', opts_(ROUTE_DOCS.openapiYaml), (req, reply) =>
-      send(req, reply, catalogue.openapiYaml()),
-    );
-    app.get<{ Params: { file: string } }>('/api/tools/:file', opts_(ROUTE_DOCS.descriptor), (req, reply) => {
-      const id = req.params.file.endsWith('.json') ? req.params.file.slice(0, -5) : '';
-      const doc = catalogue.descriptors.get(id);
+    // Each route at the path and with the answers of its declaration (src/routes/route-docs.ts).
+    const get = (doc: RouteDoc, handler: (req: FastifyRequest, reply: FastifyReply) => FastifyReply) =>
+      app.get(routePath(doc.url), { schema: routeSchema(doc) }, handler);
+    get(ROUTE_DOCS.skillsIndex, (req, reply) => send(req, reply, catalogue.index));
+    get(ROUTE_DOCS.skillsBundle, (req, reply) => send(req, reply, catalogue.bundle));
+    get(ROUTE_DOCS.openapiJson, (req, reply) => send(req, reply, catalogue.openapiJson));
+    get(ROUTE_DOCS.openapiYaml, (req, reply) => send(req, reply, catalogue.openapiYaml()));
+    // `/api/tools/:toolId.json`: other paths under /api/tools/ (GET of the batch path) reach the
+    // not-found handler, which answers 405 with Allow where the path takes other methods.
+    get(ROUTE_DOCS.descriptor, (req, reply) => {
+      const { toolId } = req.params as { toolId: string };
+      const doc = catalogue.descriptors.get(toolId);
       if (!doc)
         throw new HubError(
           'INVALID_INPUT',
-          `no tool descriptor ${quote(req.params.file)}; try /api/skills-index.json`,
+          `no tool descriptor ${quote(`${toolId}.json`)}; try /api/skills-index.json`,
           { status: 404 },
         );
       return send(req, reply, doc);
     });
-    app.get('/skills/*', (req, reply) => {
+    const skill = (req: FastifyRequest, reply: FastifyReply) => {
       const doc = catalogue.markdown.get(req.url.split('?')[0] ?? '');
       if (!doc) throw new HubError('INVALID_INPUT', `no skill file ${req.url}`, { status: 404 });
       return send(req, reply, doc);
-    });
+    };
+    get(ROUTE_DOCS.skillMd, skill);
+    get(ROUTE_DOCS.commonSkill, skill);
 
     await app.register(swagger, { mode: 'static', specification: { document: catalogue.openapi as never } });
-    await app.register(swaggerUi, { routePrefix: '/docs' });
+    // Swagger UI under the tool pages' policy (docs/api.md, "Tool pages"); DOCS_HEADERS says why it fits.
+    await app.register(async (docs) => {
+      docs.addHook('onRequest', (_request, reply, done) => {
+        reply.headers(DOCS_HEADERS);
+        done();
+      });
+      await docs.register(swaggerUi, { routePrefix: '/docs' });
+    });
   },
   { name: 'toolhub-catalogue', dependencies: ['toolhub-runner'] },
 );

@@ -31,7 +31,8 @@ export const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const PAGE_HEADERS = {
+/** The tool pages' headers; /docs is served under the same (src/plugins/catalogue.ts). */
+export const PAGE_HEADERS = {
   'Content-Security-Policy': PAGE_CSP,
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
