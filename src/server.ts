@@ -1,6 +1,20 @@
-import { buildApp } from './app.js';
-import { ConfigError } from './config/env.js';
-import { RegistryError } from './registry.js';
+/**
+ * SIGHUP re-reads the API keys (docs/operations.md, "Securing the hub"). Its default action
+ * ends the process, so its handler goes in first, before the app's modules are loaded
+ * (imported below, after it): a SIGHUP during the boot (a config-management run, a
+ * terminal closing) once killed a starting instance. One that comes before the app exists
+ * is remembered and answered with a reload once it does (keys read by then may be stale).
+ */
+let reloadKeys: (() => void) | null = null;
+let hupDuringBoot = false;
+process.on('SIGHUP', () => {
+  if (reloadKeys) reloadKeys();
+  else hupDuringBoot = true;
+});
+
+const { buildApp } = await import('./app.js');
+const { ConfigError } = await import('./config/env.js');
+const { RegistryError } = await import('./registry.js');
 
 /** Listens and shuts down gracefully; everything else is built by buildApp(). */
 async function main(): Promise<void> {
@@ -32,7 +46,7 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   // Keys added or revoked without a restart; a file that no longer checks keeps the old keys.
-  process.on('SIGHUP', () => {
+  reloadKeys = () => {
     if (!app.apiKeys) return;
     try {
       app.log.warn({ keys: app.apiKeys.reload() }, 'API keys reloaded (SIGHUP)');
@@ -42,7 +56,8 @@ async function main(): Promise<void> {
         'API keys not reloaded: the file is invalid; the old keys stay',
       );
     }
-  });
+  };
+  if (hupDuringBoot) reloadKeys();
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   try {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,6 +68,65 @@ describe('configuration checked at boot', () => {
     await writeFile(badPath, '{ nope');
     await expect(boot({ POLICY_FILE: badPath })).rejects.toThrow(/POLICY_FILE .*policy-\d+\.json/);
     await expect(boot({ POLICY_FILE: '/does/not/exist.json' })).rejects.toThrow(/ENOENT/);
+  });
+});
+
+/** Policy files that cannot be read, each stopping the boot with one bounded line. */
+const BAD_POLICY_FILES = [
+  [
+    'a YAML syntax error',
+    'policy.yaml',
+    'tools:\n  fx-echo:\n    limit: [7\n',
+    /: Flow sequence in block collection must be .* at line 4, column 1$/,
+  ],
+  [
+    'a duplicate YAML key',
+    'policy.yml',
+    'tools:\n  fx-echo:\n    limit: 7\n    limit: 8\n',
+    /: Map keys must be unique at line 4, column 5$/,
+  ],
+  ['deep YAML nesting', 'policy.yaml', `tools: ${'['.repeat(100_000)}`, /: nested deeper than 32 levels$/],
+  ['deep YAML block nesting', 'policy.yaml', deepBlocks(3000), /: nested deeper than 32 levels$/],
+  ['deep JSON nesting', 'policy.json', '['.repeat(100_000), /: nested deeper than 32 levels$/],
+  [
+    'a JSON syntax error across lines',
+    'policy.json',
+    '{\n "tools": x\n}',
+    /: Unexpected token .*\\n.* JSON$/,
+  ],
+  ['a key with a line break', 'policy.json', '{"tools":{"fx-echo":{"a\\nb":1}}}', /properties 'a\\nb'$/],
+] as const;
+
+/** YAML maps nested by indentation only, `levels` deep. */
+function deepBlocks(levels: number): string {
+  return Array.from({ length: levels }, (_, i) => `${' '.repeat(i)}k:`).join('\n');
+}
+
+async function badPolicy(name: string, content: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'toolhub-policy-'));
+  const path = join(dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+describe('a policy file that cannot be read stops the boot with one bounded line', () => {
+  it.each(BAD_POLICY_FILES)('%s', async (_what, name, content, message) => {
+    const err = await boot({ POLICY_FILE: await badPolicy(name, content) }).then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(err?.message).toMatch(message);
+    expect(err?.message).not.toMatch(/[\n\r]/);
+    expect(err?.message.length).toBeLessThanOrEqual(500);
+  });
+
+  it('prints it as one line from the real process', async () => {
+    for (const [, name, content, message] of BAD_POLICY_FILES.slice(0, 3)) {
+      const { status, stderr } = await runServer({ POLICY_FILE: await badPolicy(name, content) });
+      expect(status).toBe(1);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+      expect(stderr.trim()).toMatch(new RegExp(`^tool-hub: POLICY_FILE .*${message.source.slice(2)}`));
+    }
   });
 });
 

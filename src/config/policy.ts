@@ -69,14 +69,25 @@ export interface PolicyFile {
 
 const fileValidator = lazyValidator<PolicyFile>(FILE_SCHEMA, { allErrors: true });
 
-/** Reads and checks POLICY_FILE (JSON or YAML); every problem names the file and the field. */
+/**
+ * Deepest nesting of `[`/`{` a policy file may have (the file itself needs 3). The YAML
+ * parser recurses per level and runs out of stack past a few hundred, which printed
+ * "Maximum call stack size exceeded" with a code frame. Brackets inside strings count too:
+ * a policy file holds tool ids, field names and numbers, never 32 of them.
+ */
+export const POLICY_MAX_DEPTH = 32;
+/** An error about the file is one line of at most this many characters (src/server.ts prints it as is). */
+const POLICY_ERROR_MAX_CHARS = 500;
+
+/** Reads and checks POLICY_FILE (JSON or YAML); every problem names the file and the field, on one line. */
 export function readPolicyFile(path: string): PolicyFile {
   let data: unknown;
   try {
     const text = readFileSync(path, 'utf8');
+    if (nestingDepth(text) > POLICY_MAX_DEPTH) throw new RangeError('too deep');
     data = /\.ya?ml$/i.test(path) ? yamlModule().parse(text) : JSON.parse(text);
   } catch (err) {
-    throw new ConfigError(`POLICY_FILE ${path}: ${(err as Error).message}`);
+    throw policyError(path, readProblem(err));
   }
   const validateFile = fileValidator();
   if (!validateFile(data)) {
@@ -84,9 +95,42 @@ export function readPolicyFile(path: string): PolicyFile {
       const extra = e.params.additionalProperty ? ` '${e.params.additionalProperty}'` : '';
       return `${e.instancePath || '/'} ${e.message}${extra}`;
     });
-    throw new ConfigError(`POLICY_FILE ${path}: ${problems.join('; ')}`);
+    throw policyError(path, problems.join('; '));
   }
   return data;
+}
+
+function policyError(path: string, problem: string): ConfigError {
+  const line = `POLICY_FILE ${path}: ${problem}`.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, escapeChar);
+  const max = POLICY_ERROR_MAX_CHARS;
+  return new ConfigError(line.length <= max ? line : `${line.slice(0, max - 1)}…`);
+}
+
+/** Why the file could not be read or parsed, without the yaml library's code frame. */
+function readProblem(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof RangeError || message.includes('Maximum call stack size exceeded')) {
+    return `nested deeper than ${POLICY_MAX_DEPTH} levels`;
+  }
+  // A YAML error's first line names the line and column; a code frame follows it.
+  if (err instanceof Error && 'linePos' in err) return (message.split('\n')[0] ?? '').replace(/:$/, '');
+  return message;
+}
+
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
+    else if ((c === 0x5d || c === 0x7d) && depth > 0) depth--;
+  }
+  return max;
+}
+
+function escapeChar(c: string): string {
+  const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+  return named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 /** Every tool's effective policy; unknown toolIds in the file or DISABLED_TOOLS stop the boot. */

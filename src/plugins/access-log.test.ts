@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_TOOLS, NO_TOOLS, policyFile } from '../../test/helpers.js';
 import { buildApp } from '../app.js';
+import { redactUrl } from './access-log.js';
 
 const lines: Record<string, unknown>[] = [];
 let app: Awaited<ReturnType<typeof buildApp>>;
@@ -42,6 +43,37 @@ describe('logs an operator can use', () => {
     expect(long).toMatchObject({ statusCode: 400, errorCode: 'INVALID_INPUT' });
     expect(long).not.toHaveProperty('toolId');
     expect((long!.url as string).length).toBeLessThanOrEqual(201);
+  });
+
+  it('never writes a key sent in the query string, also past the cut', async () => {
+    const secrets = ['S3CRET-api-key-0001', 'S3CRET-tok-0002', 'S3CRET-key-0003', 'S3CRET-enc-0004'];
+    await app.inject({
+      url: `/api/tools/run/?toolId=fx-echo&a=hi&api_key=${secrets[0]}&access_token=${secrets[1]}&Key=${secrets[2]}&%61pi%4Bey=${secrets[3]}`,
+    });
+    // A key that straddles the 200-character cut leaves no prefix behind either.
+    await app.inject({
+      url: `/api/tools/run/?toolId=fx-echo&a=${'x'.repeat(150)}&token=${'S3CRET'.repeat(20)}`,
+    });
+    const [keys, cut] = access().slice(-2);
+    expect(keys!.url).toBe(
+      '/api/tools/run/?toolId=fx-echo&a=hi&api_key=[redacted]&access_token=[redacted]&Key=[redacted]&%61pi%4Bey=[redacted]',
+    );
+    // Refused (the hub reads keys from headers only), and logged without them.
+    expect(keys).toMatchObject({ statusCode: 400, errorCode: 'INVALID_INPUT' });
+    expect(cut!.url).toContain('&token=[redacted]');
+    expect(JSON.stringify(lines)).not.toContain('S3CRET');
+  });
+
+  it.each([
+    ['/api/x/?key=k1&x-api-key=k2&apikey=k3&token=k4&authorization=k5&password=k6', 'k'],
+    ['/api/x/?text=keep&model=gpt-4&keyword=keep&tokens=keep&monkey=keep', null],
+    ['/api/x/?key', null],
+    ['/api/x/?%E0%A4%A=keep&key=%ZZ', 'ZZ'],
+  ])('redacts %s', (url, secret) => {
+    const out = redactUrl(url);
+    if (secret === null) expect(out).toBe(url);
+    else expect(out).not.toContain(`=${secret}`);
+    expect(out.split('&')).toHaveLength(url.split('&').length);
   });
 
   it('warns on a TIMEOUT and on the worker that replaces the terminated one', async () => {

@@ -16,9 +16,42 @@ const ABOVE_INFO = new Set(['warn', 'error', 'fatal', 'silent']);
 const URL_LOG_MAX = 200;
 
 /**
- * One access line per request, at info: client address, method, URL (cut), status, time,
- * and the toolId and errorCode when there is one, so an operator can grep who called what
- * and why it failed.
+ * Query parameters that may carry a credential. The hub reads API keys from headers only
+ * (src/plugins/api-keys.ts, docs/operations.md "Securing the hub"), so a key sent in the
+ * query string is refused; it must not land in the log either (`key`, `api_key`,
+ * `x-api-key`, `access_token`, `token`, `auth`, `secret`, `password`, ...).
+ */
+const SECRET_PARAM =
+  /^(?:x[-_]?)?(?:api[-_]?)?key$|^(?:access|auth|id|refresh|bearer)?[-_]?token$|^auth(?:orization)?$|^(?:client[-_]?)?secret$|^pass(?:word)?$/i;
+/** Cheap test before the query is split: a name that may match SECRET_PARAM, or any escape. */
+const MAYBE_SECRET = /key|token|auth|secret|pass|%/i;
+
+/** The URL with the value of every credential-like query parameter replaced by `[redacted]`. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0 || !MAYBE_SECRET.test(url.slice(q))) return url;
+  const pairs = url.slice(q + 1).split('&');
+  const redacted = pairs.map((pair) => {
+    const eq = pair.indexOf('=');
+    if (eq < 0) return pair;
+    const name = pair.slice(0, eq);
+    return SECRET_PARAM.test(decodeName(name)) ? `${name}=[redacted]` : pair;
+  });
+  return `${url.slice(0, q + 1)}${redacted.join('&')}`;
+}
+
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' ')).trim();
+  } catch {
+    return name;
+  }
+}
+
+/**
+ * One access line per request, at info: client address, method, URL (credentials redacted,
+ * cut), status, time, and the toolId and errorCode when there is one, so an operator can
+ * grep who called what and why it failed.
  */
 export default fp(
   async (app) => {
@@ -27,7 +60,9 @@ export default fp(
     app.addHook('onResponse', (request, reply, done) => {
       // Below info (LOG_LEVEL=warn) the line is never written: do not build it either.
       if (ABOVE_INFO.has(request.log.level)) return done();
-      const url = request.url.length > URL_LOG_MAX ? `${request.url.slice(0, URL_LOG_MAX)}…` : request.url;
+      // Redacted before the cut, so that no part of a key survives it.
+      const full = redactUrl(request.url);
+      const url = full.length > URL_LOG_MAX ? `${full.slice(0, URL_LOG_MAX)}…` : full;
       const line: Record<string, unknown> = {
         client: request.ip,
         method: request.method,

@@ -18,6 +18,7 @@ const pending = (toolId: string, bytes = 10): PendingRun => ({
   bytes,
   held: false,
   lowered: null,
+  returns: 0,
   settle: () => {},
 });
 

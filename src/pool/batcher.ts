@@ -23,6 +23,8 @@ export interface PendingRun {
   held: boolean;
   /** When its thread's priority was lowered: wall time (ms since the epoch) and the thread's CPU time then (ms; null: unknown). */
   lowered: { at: number; cpuMs: number | null } | null;
+  /** Times it went back to the queue because a batch it did not cause failed (bounded by the pool). */
+  returns: number;
   settle: (outcome: RunOutcome) => void;
 }
 
@@ -218,6 +220,11 @@ export class Batcher {
       }
     }
     return expired;
+  }
+
+  /** Removes and returns every waiting run (the pool is closing). */
+  drain(): PendingRun[] {
+    return this.waiting.splice(0);
   }
 
   /** Runs waiting for a worker (the queue depth). */

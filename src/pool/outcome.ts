@@ -61,6 +61,37 @@ export function busyOutcome(queuedMs: number, queueWaitMs?: number): RunOutcome 
 }
 
 /**
+ * Piscina's rejection of a task on a worker it terminates while closing: once one task ends,
+ * its close() stops workers whose tasks still run (docs/architecture.md, "Batching and
+ * take-back"). Such a run was stopped by the shutdown, not by a bug.
+ */
+export function stoppedByClose(err: unknown): boolean {
+  return (err as { message?: unknown } | undefined)?.message === 'Terminating worker thread';
+}
+
+/** A run the pool no longer starts: the instance is shutting down (as src/app.ts answers requests then). */
+export function shutdownOutcome(queuedMs: number): RunOutcome {
+  return failureOf('CONCURRENCY_LIMIT', 'the instance is shutting down; retry shortly', 0, queuedMs, 503);
+}
+
+/**
+ * A run that went back to the queue MAX_RETURNS times (src/pool/pool.ts) after batches
+ * failed before it started, and whose batch failed again: mapped like the failure itself
+ * (a worker out of heap: BUDGET_EXCEEDED; anything else: INTERNAL_ERROR), the tries logged.
+ */
+export function unstartedRunOutcome(
+  err: unknown,
+  queuedMs: number,
+  tries: number,
+  heapMb: number,
+): RunOutcome {
+  const outcome = failedRunOutcome(err, queuedMs, { timedOut: false, timeoutMs: 0, heapMb, startedAt: 0 });
+  if (outcome.ok) return outcome;
+  const detail = `no worker ran it in ${tries} tries: ${outcome.detail ?? outcome.message}`;
+  return { ...outcome, detail };
+}
+
+/**
  * A pool rejection (abort at the deadline, worker out of memory, worker crash) → the
  * outcome of the run that was running when its batch failed.
  */

@@ -4,7 +4,15 @@ import { MAX_BATCH_ID, RunSlots, sharedSlots } from '../shared/run-slots.js';
 import type { ToolInput } from '../shared/tool-def.js';
 import { Batcher, type LaneKind, type PendingRun } from './batcher.js';
 import { Lane } from './lane.js';
-import { busyOutcome, failedRunOutcome, outcomeOf, type RunOutcome } from './outcome.js';
+import {
+  busyOutcome,
+  failedRunOutcome,
+  outcomeOf,
+  type RunOutcome,
+  shutdownOutcome,
+  stoppedByClose,
+  unstartedRunOutcome,
+} from './outcome.js';
 import { type InFlightBatch, sweepBatch } from './sweep.js';
 import { lowerPriority, threadCpuMs, Workers } from './workers.js';
 
@@ -77,6 +85,13 @@ const LOWER_AFTER_MS = 250;
 const LOWERED_DEADLINE_FACTOR = 2;
 /** Overflow workers idle this long leave. */
 const IDLE_TIMEOUT_MS = 30_000;
+/**
+ * How many times a run goes back to the queue because a batch it did not cause failed
+ * (a batch-mate crashed its worker, the worker could not start, the run's own tool killed
+ * its worker while loading); the next such failure settles it (docs/architecture.md,
+ * "Batching and take-back"). Without a bound such a run was sent again forever.
+ */
+export const MAX_RETURNS = 3;
 
 /**
  * The worker threads; runs never execute on the API thread. `threads` batches run at once
@@ -152,6 +167,8 @@ export class ToolPool {
   }
 
   run(call: PoolRun): Promise<RunOutcome> {
+    // After close() nothing starts any more: refused like a request arriving while closing.
+    if (this.closing) return Promise.resolve(shutdownOutcome(0));
     const slot = this.freeSlots.pop();
     if (slot === undefined) return Promise.resolve(busyOutcome(0));
     return new Promise((resolve) => {
@@ -174,6 +191,7 @@ export class ToolPool {
         waitingSince: now,
         held: false,
         lowered: null,
+        returns: 0,
         settle,
       });
       this.startSweeper();
@@ -188,8 +206,17 @@ export class ToolPool {
     });
   }
 
-  /** Sends batches while a lane has an active worker free and a worker thread left for it. */
+  /**
+   * Sends batches while a lane has an active worker free and a worker thread left for it.
+   * Once closing, it settles the waiting runs instead: a closing Piscina rejects every new
+   * task at once, and sending runs there only to queue them again looped forever (issue 19).
+   */
   private dispatch(): void {
+    if (this.closing) {
+      const now = Date.now();
+      for (const run of this.batcher.drain()) run.settle(shutdownOutcome(now - run.enqueuedAt));
+      return;
+    }
     for (const lane of this.lanes) {
       while (lane.free) {
         const items = this.batcher.take(lane.kind, lane.active, lane.full);
@@ -243,13 +270,17 @@ export class ToolPool {
   /**
    * The batch's worker was terminated (a deadline), ran out of memory or crashed. The run
    * that was running gets the failure; the others did nothing wrong and run again
-   * (tools are pure functions: a result lost with the worker is simply computed again).
+   * (tools are pure functions: a result lost with the worker is simply computed again),
+   * up to MAX_RETURNS times; while closing they are settled with the shutdown refusal.
    */
   private failed(batch: InFlightBatch, err: unknown): void {
     this.leave(batch);
     if (!this.closing) this.onRestart();
-    const culprit =
-      batch.overdue ?? batch.items.find((run) => this.slots.phase(run.slot, batch.id) === 'running');
+    // A worker the closing pool stopped has no culprit: its runs all get the shutdown refusal.
+    const stopped = this.closing && !batch.overdue && stoppedByClose(err);
+    const culprit = stopped
+      ? null
+      : (batch.overdue ?? batch.items.find((run) => this.slots.phase(run.slot, batch.id) === 'running'));
     const again: PendingRun[] = [];
     for (const run of batch.items) {
       const phase = this.slots.phase(run.slot, batch.id);
@@ -257,7 +288,10 @@ export class ToolPool {
       if (run !== culprit) {
         this.batcher.returned(run);
         this.slots.clear(run.slot);
-        again.push(run);
+        if (this.closing) run.settle(shutdownOutcome(this.queuedMs(run)));
+        else if (++run.returns > MAX_RETURNS)
+          run.settle(unstartedRunOutcome(err, this.queuedMs(run), run.returns, this.opts.heapMb));
+        else again.push(run);
         continue;
       }
       const ctx = {
@@ -385,11 +419,14 @@ export class ToolPool {
   }
 
   /**
-   * Stops the workers once their batches are done. The app closes the pool after the
-   * server has answered every request, so no run is waiting here any more.
+   * Stops the workers. Runs still waiting are settled at once with the shutdown refusal
+   * (CONCURRENCY_LIMIT, 503), as are runs that arrive from now on and runs Piscina's close
+   * stops on a worker: the server has answered every request by now, but runs of requests
+   * whose clients went away may still be here (docs/architecture.md, "Batching and take-back").
    */
   async close(): Promise<void> {
     this.closing = true;
+    this.dispatch();
     // Workers still starting hold nothing worth waiting for (no run is left by now):
     // terminate them instead of waiting, which on a starved machine kept shutdown
     // hanging for tens of seconds.
