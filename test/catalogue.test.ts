@@ -210,13 +210,18 @@ describe('OpenAPI document', () => {
   });
 
   it('declares request schemas that are the ones validating requests', () => {
-    const schemas = (
-      openapi.components as { schemas: Record<string, { properties: Record<string, unknown> }> }
-    ).schemas;
-    const qr = schemas.QrCodeInput!;
+    // Request bodies are components.requestBodies (src/catalogue/openapi-tools.ts says why).
+    const bodies = (
+      openapi.components as {
+        requestBodies: Record<string, { content: Record<string, { schema: { properties: object } }> }>;
+      }
+    ).requestBodies;
+    const qr = bodies.QrCodeInput!.content['application/json']!.schema as {
+      properties: Record<string, unknown>;
+    };
     expect(Object.keys(qr.properties).sort()).toEqual(['data', 'errorCorrection', 'format', 'size']);
     expect(qr.properties.format).toMatchObject({ enum: ['svg', 'png', 'utf8'], default: 'svg' });
-    expect(schemas.ColorPaletteConvertInput).toBeDefined();
+    expect(bodies.ColorPaletteConvertInput).toBeDefined();
     const validate = ajv.getSchema('openapi#/components/schemas/RuntimeRequestNested')!;
     expect(validate({ toolId: 'qr-code', input: { a: 'x' } })).toBe(true);
     expect(validate({ toolId: 'qr-code', input: { z: 'x' } })).toBe(false);
@@ -270,7 +275,9 @@ describe('adding a tool is adding a folder', () => {
       ).toBe('fx-echo');
       const doc = (await withFixtures.inject({ url: '/api/openapi.json' })).json();
       expect(Object.keys(doc.paths)).toContain('/api/fx-echo/');
-      expect(doc.components.schemas.FxEchoInput.properties).toHaveProperty('suffix');
+      expect(
+        doc.components.requestBodies.FxEchoInput.content['application/json'].schema.properties,
+      ).toHaveProperty('suffix');
       expect((await withFixtures.inject({ url: '/api/fx-echo/?text=hey' })).json().result.text).toBe('hey');
     } finally {
       await withFixtures.close();

@@ -48,6 +48,8 @@ export function batchPath(maxRuns: number): Record<string, unknown> {
         tags: ['runtime'],
         operationId: 'runBatch',
         summary: `Up to ${maxRuns} runs in one request, each charged under its own tool's policy`,
+        description:
+          'Each run is answered as it alone would have been, in request order, with its own runtime and rateLimit (docs/api.md, "Batch runs").',
         requestBody: { required: true, content: { 'application/json': { schema: ref('BatchRequest') } } },
         responses: {
           200: {

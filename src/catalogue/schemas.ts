@@ -53,7 +53,12 @@ export const RESPONSE_SCHEMAS = {
       windowSec: { type: 'integer' },
       remaining: { type: 'integer', description: 'Runs left in the window, burst included' },
       resetMs: { type: 'integer' },
-      retryAfterSec: { type: 'integer' },
+      retryAfterSec: {
+        type: 'integer',
+        minimum: 0,
+        description:
+          'Seconds to wait before this run could be allowed (as Retry-After); 0 when waiting would not help (docs/api.md, "Answers")',
+      },
     },
   },
   SkillsIndex: {

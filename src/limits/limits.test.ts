@@ -46,6 +46,18 @@ describe('limits before the pool', () => {
     expect(res.statusCode).toBe(429);
     expect(errorBody(res).errorCode).toBe('BUDGET_EXCEEDED');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    // The rateLimit block's hint is the wait of the refusal met, as Retry-After.
+    expect(errorBody(res).rateLimit?.retryAfterSec).toBe(Number(res.headers['retry-after']));
+  });
+
+  it('hints no wait (retryAfterSec 0) on an answer that was not refused by a limit', async () => {
+    app = await buildTestApp();
+    // Refused by the tool after the limiter: runs are left, and waiting would change nothing.
+    const bad = await get(app, 'fx-echo', 'bad');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['retry-after']).toBeUndefined();
+    expect(errorBody(bad).rateLimit).toMatchObject({ retryAfterSec: 0 });
+    expect(errorBody(bad).rateLimit!.remaining).toBeGreaterThan(0);
   });
 
   it('lets runs past the per-client cap wait their turn, never delaying another client', async () => {

@@ -8,7 +8,17 @@ export interface RateReport {
   headers: Record<string, string | number>;
 }
 
-export function rateReport(toolId: string, policy: ToolPolicy, rate: RateDecision): RateReport {
+/**
+ * `retryAfterSec` is a hint only where waiting helps (docs/api.md, "Answers"): the wait of the
+ * refusal this run met (rate limit, budget, concurrency), else 0. The field stays on every
+ * answer (the RateLimit schema requires it); a 400 with runs left says 0, not the window.
+ */
+export function rateReport(
+  toolId: string,
+  policy: ToolPolicy,
+  rate: RateDecision,
+  retryAfterSec = rate.allowed ? 0 : rate.retryAfterSec,
+): RateReport {
   const resetSec = Math.ceil(rate.resetMs / 1000);
   return {
     info: {
@@ -17,7 +27,7 @@ export function rateReport(toolId: string, policy: ToolPolicy, rate: RateDecisio
       windowSec: policy.windowSec,
       remaining: rate.remaining,
       resetMs: rate.resetMs,
-      retryAfterSec: rate.retryAfterSec,
+      retryAfterSec,
     },
     // IETF RateLimit fields (draft -11) and the widely read X-RateLimit-* (docs/api.md).
     headers: {

@@ -99,7 +99,7 @@ describe.each(['2025-11-25', '2025-06-18', '2026-07-28'])('on %s', (era) => {
 });
 
 describe('what the direct path leaves to the SDK', () => {
-  const declines: [string, ReturnType<typeof request>][] = [
+  const declines: [string, { headers: Record<string, string>; body: unknown }][] = [
     ['an unknown tool', request('2025-11-25', 'tools/call', { name: 'nope', arguments: {} })],
     ['an unknown resource', request('2025-11-25', 'resources/read', { uri: 'toolhub://nope' })],
     [
@@ -119,6 +119,22 @@ describe('what the direct path leaves to the SDK', () => {
   const noAccept = request('2025-11-25', 'tools/list');
   noAccept.headers.accept = 'application/json';
   declines.push(['an Accept without text/event-stream', noAccept]);
+
+  const withMeta = request('2025-11-25', 'tools/call', {
+    name: 'token-counter',
+    arguments: { text: 'a' },
+    _meta: { progressToken: 1 },
+  });
+  declines.push(['a 2025 call with _meta (progress, tasks)', withMeta]);
+  for (const [name, change] of [
+    ['a fractional id', { id: 1.5 }],
+    ['a null id', { id: null }],
+    ['a member JSON-RPC does not have', { extra: true }],
+    ['jsonrpc other than 2.0', { jsonrpc: '1.0' }],
+  ] as const) {
+    const odd = request('2025-11-25', 'tools/list');
+    declines.push([name, { headers: odd.headers, body: { ...odd.body, ...change } }]);
+  }
 
   it.each(declines)('%s', async (_name, { headers, body }) => {
     expect(await handler.direct({ headers, body }, caller())).toBeNull();

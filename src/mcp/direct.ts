@@ -1,6 +1,5 @@
 import {
   classifyInboundRequest,
-  isJSONRPCRequest,
   SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
@@ -120,23 +119,19 @@ function callJson(result: RunResult): string {
 
 function routeOf(request: DirectRequest): Route | null {
   const { headers, body } = request;
-  if (!isJSONRPCRequest(body) || !HOT.has(body.method)) return null;
+  if (!isPlainRequest(body) || !HOT.has(body.method)) return null;
   if (!accepts(headers.accept) || !isJson(headers['content-type'])) return null;
   const params = body.params ?? {};
-  if (!isPlainObject(params)) return null;
   const version = header(headers, 'mcp-protocol-version');
-  const route = classifyInboundRequest({
-    httpMethod: 'POST',
-    ...(version !== undefined ? { protocolVersionHeader: version } : {}),
-    body,
-  });
-  if (route.kind === 'legacy') {
-    // Only a request naming a supported 2025 revision, with no modern claim at all.
-    if (route.reason !== 'no-claim' || version === undefined || version >= MODERN) return null;
-    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return null;
-    if (hasMeta(params)) return null;
+  if (version === undefined) return null;
+  if (version < MODERN) {
+    // A 2025 request with no _meta carries no modern envelope claim: the SDK's classifier
+    // would route it to the legacy era ("no-claim"), so it is not asked (it validates the
+    // message with zod, the costliest step of a call here).
+    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version) || hasMeta(params)) return null;
     return { era: 'legacy', id: body.id, method: body.method, params };
   }
+  const route = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: version, body });
   if (route.kind !== 'modern' || route.messageKind !== 'request') return null;
   if (route.classification.revision !== MODERN || version !== MODERN) return null;
   // The standard headers must name exactly what the body does (else the SDK rejects).
@@ -146,6 +141,29 @@ function routeOf(request: DirectRequest): Route | null {
   if (header(headers, 'mcp-name') !== name) return null;
   return { era: 'modern', id: body.id, method: body.method, params };
 }
+
+interface PlainRequest {
+  jsonrpc: '2.0';
+  id: string | number;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/**
+ * A JSON-RPC request in its plainest form: the four members and no others, an id that is a
+ * string or an integer, params an object when present. Anything less plain goes to the SDK,
+ * whose schemas decide.
+ */
+function isPlainRequest(body: unknown): body is PlainRequest {
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') return false;
+  const { id, params } = body;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return false;
+  if (params !== undefined && !isPlainObject(params)) return false;
+  for (const key in body) if (!REQUEST_KEYS.has(key)) return false;
+  return true;
+}
+
+const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 
 function header(headers: DirectRequest['headers'], name: string): string | undefined {
   const value = headers[name];

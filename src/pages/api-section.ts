@@ -16,10 +16,19 @@ function bodyFor(def: ToolDefinition, ep: ToolEndpoint, model: TryIt): Record<st
   for (const f of model.fields) {
     const value = model.example[f.name];
     if (value === undefined || !f.modes.includes(model.mode)) continue;
-    body[f.name] = f.kind === 'textarea' ? jsonOrText(value) : value;
+    body[f.name] =
+      f.kind === 'textarea' ? jsonOrText(value) : f.kind === 'number' ? numberOrText(value) : value;
   }
   if (!ep.mode && def.modeField && model.mode !== served[0]) body[def.modeField] = model.mode;
   return body;
+}
+
+/**
+ * A number field is sent as a JSON number, the type the OpenAPI document declares: the hub
+ * would coerce "3", but a validating gateway in front of it would not (docs/api.md, "Client generation").
+ */
+function numberOrText(value: string): unknown {
+  return value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
 }
 
 /** A JSON object or array given as text is sent as the JSON value: easier to read in a curl line. */

@@ -3,6 +3,13 @@ import fp from 'fastify-plugin';
 import { ERROR_TABLE, type ErrorCode, errorJson, HubError } from '../errors.js';
 import { quote } from '../shared/quote.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every registered route's methods by path, without the trailing slash (HEAD included). */
+    routeMethods: ReadonlyMap<string, ReadonlySet<string>>;
+  }
+}
+
 /**
  * One error handler reads the error table (src/errors.ts). Every non-2xx answer is a
  * ToolRunError: our own HubErrors, the framework's (bad JSON, wrong content type, body
@@ -14,6 +21,8 @@ export default fp(
     // JSON only: any other body type is 415 (fastify accepts text/plain by default).
     app.removeContentTypeParser('text/plain');
     const methodsByPath = new Map<string, Set<string>>();
+    // Also read by test/openapi-routes.test.ts: every route served has its OpenAPI operation.
+    app.decorate('routeMethods', methodsByPath as ReadonlyMap<string, ReadonlySet<string>>);
     app.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       const key = normalise(route.url);

@@ -37,7 +37,7 @@ export default fp(
       done();
     });
 
-    app.get('/metrics', { schema: routeSchema(ROUTE_DOCS.metrics) }, async (_request, reply) => {
+    app.get(ROUTE_DOCS.metrics.url, { schema: routeSchema(ROUTE_DOCS.metrics) }, async (_request, reply) => {
       reply.type(metrics.registry.contentType);
       return metrics.registry.metrics();
     });

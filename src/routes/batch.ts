@@ -46,7 +46,10 @@ export default async function batchRoutes(app: FastifyInstance, opts: { maxRuns:
           log: request.log,
         });
         if (!result.ok) junk(result.error.code);
-        return itemJson(result);
+        const json = itemJson(result);
+        // Held until the last run ends: charged to the request's memory reservation.
+        request.memory?.hold(json.length);
+        return json;
       }),
     );
     return reply.type('application/json; charset=utf-8').send(`{"ok":true,"results":[${results.join(',')}]}`);

@@ -7,11 +7,11 @@ import { ROUTE_DOCS } from './route-docs.js';
  * instance is not shedding load (503 otherwise); the limiter store is `redis`, `memory` or `degraded`.
  */
 export default async function healthRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/healthz', { schema: routeSchema(ROUTE_DOCS.healthz) }, async () => ({
+  app.get(ROUTE_DOCS.healthz.url, { schema: routeSchema(ROUTE_DOCS.healthz) }, async () => ({
     ok: true,
     status: 'alive',
   }));
-  app.get('/readyz', { schema: routeSchema(ROUTE_DOCS.readyz) }, async (_request, reply) => {
+  app.get(ROUTE_DOCS.readyz.url, { schema: routeSchema(ROUTE_DOCS.readyz) }, async (_request, reply) => {
     const pool = app.pool.stats();
     const redis = app.limits.redis;
     const limiterStore = redis === null ? 'memory' : redis.degraded ? 'degraded' : 'redis';

@@ -1,8 +1,21 @@
 import { RESPONSE_SCHEMAS } from '../catalogue/schemas.js';
-import type { RouteDoc } from './route-doc.js';
+import { MCP_ROUTE_DOCS } from './mcp-route-docs.js';
+import type { AnswerDoc, RouteDoc } from './route-doc.js';
 
 const notModified = { 304: { description: 'Not modified (If-None-Match matched the ETag)' } };
 const markdown = { description: 'Markdown', type: 'text/markdown' };
+/** A body built once at boot and sent as bytes (src/catalogue/catalogue.ts). */
+const built = (description: string, schema: object): AnswerDoc => ({ description, schema, prebuilt: true });
+const hubError = (description: string): AnswerDoc => built(description, RESPONSE_SCHEMAS.ToolRunError);
+/**
+ * What any catalogue route may answer before its handler (docs/api.md, "Before the limits:
+ * junk, pressure, shutdown"); health and metrics are exempt from the first two.
+ */
+const refused = {
+  429: hubError('Too many refused requests from this client (RATE_LIMITED, Retry-After)'),
+  503: hubError('Shedding load or shutting down (CONCURRENCY_LIMIT, Retry-After)'),
+};
+const toolIdParam = { name: 'toolId', description: 'A toolId of the skills index' };
 
 /** Every route of the hub that is not a tool's, with what it answers (see route-doc.ts). */
 export const ROUTE_DOCS = {
@@ -11,65 +24,88 @@ export const ROUTE_DOCS = {
     url: '/api/skills-index.json',
     operationId: 'skillsIndex',
     summary: 'The skills index: every tool an agent can call',
+    description: 'Built at boot; cache it by its ETag.',
     tag: 'catalogue',
-    answers: { 200: { description: 'Skills index', type: 'application/json' }, ...notModified },
+    answers: { 200: built('Skills index', RESPONSE_SCHEMAS.SkillsIndex), ...notModified, ...refused },
   },
   skillsBundle: {
     method: 'GET',
     url: '/api/skills-bundle.json',
     operationId: 'skillsBundle',
     summary: 'The skills bundle: index plus SKILL.md and examples',
+    description: 'One request gives an agent everything it needs to call every tool.',
     tag: 'catalogue',
-    answers: { 200: { description: 'Skills bundle', type: 'application/json' }, ...notModified },
+    answers: { 200: built('Skills bundle', RESPONSE_SCHEMAS.SkillsBundle), ...notModified, ...refused },
   },
   descriptor: {
     method: 'GET',
     url: '/api/tools/{toolId}.json',
     operationId: 'toolDescriptor',
     summary: 'The descriptor of one tool (metadata, agent contract, policy)',
+    description: 'The policy shown is the effective one, operator overrides included.',
     tag: 'catalogue',
-    params: ['toolId'],
-    answers: { 200: { description: 'Descriptor', type: 'application/json' }, ...notModified },
+    params: [toolIdParam],
+    answers: {
+      200: built('Descriptor', RESPONSE_SCHEMAS.ToolDescriptor),
+      ...notModified,
+      404: hubError('No such tool (INVALID_INPUT)'),
+      ...refused,
+    },
   },
   openapiJson: {
     method: 'GET',
     url: '/api/openapi.json',
     operationId: 'openapiJson',
     summary: 'This document as JSON',
+    description: 'Generated at boot from the tool modules and the route declarations.',
     tag: 'catalogue',
-    answers: { 200: { description: 'OpenAPI 3.1', type: 'application/json' }, ...notModified },
+    answers: {
+      200: { description: 'OpenAPI 3.1', type: 'application/json' },
+      ...notModified,
+      ...refused,
+    },
   },
   openapiYaml: {
     method: 'GET',
     url: '/api/openapi.yaml',
     operationId: 'openapiYaml',
     summary: 'This document as YAML',
+    description: 'The same document as /api/openapi.json.',
     tag: 'catalogue',
-    answers: { 200: { description: 'OpenAPI 3.1', type: 'application/yaml' }, ...notModified },
+    answers: {
+      200: { description: 'OpenAPI 3.1', type: 'application/yaml' },
+      ...notModified,
+      ...refused,
+    },
   },
   skillMd: {
     method: 'GET',
     url: '/skills/{toolId}/SKILL.md',
     operationId: 'skillMd',
     summary: "A tool's SKILL.md",
+    description: 'What an agent reads before its first call of the tool.',
     tag: 'catalogue',
-    params: ['toolId'],
-    answers: { 200: markdown },
+    params: [toolIdParam],
+    answers: { 200: markdown, ...notModified, 404: hubError('No such tool (INVALID_INPUT)'), ...refused },
   },
   commonSkill: {
     method: 'GET',
     url: '/skills/common/{name}',
     operationId: 'commonSkill',
     summary: 'error-handling.md, invocation-patterns.md or safety-defaults.md',
+    description: 'The guides every tool shares (the skills index lists them as commonFiles).',
     tag: 'catalogue',
-    params: ['name'],
-    answers: { 200: markdown },
+    params: [
+      { name: 'name', description: 'error-handling.md, invocation-patterns.md or safety-defaults.md' },
+    ],
+    answers: { 200: markdown, ...notModified, 404: hubError('No such file (INVALID_INPUT)'), ...refused },
   },
   healthz: {
     method: 'GET',
     url: '/healthz',
     operationId: 'healthz',
     summary: 'Alive',
+    description: 'The process answers; exempt from the junk limit and load shedding.',
     tag: 'operations',
     answers: { 200: { description: 'Alive', schema: RESPONSE_SCHEMAS.Health } },
   },
@@ -78,6 +114,7 @@ export const ROUTE_DOCS = {
     url: '/readyz',
     operationId: 'readyz',
     summary: 'Ready: workers up and not shedding load; limiter store redis, memory or degraded',
+    description: 'For load balancers and orchestrators; exempt from the junk limit and load shedding.',
     tag: 'operations',
     answers: {
       200: {
@@ -92,25 +129,10 @@ export const ROUTE_DOCS = {
     url: '/metrics',
     operationId: 'metrics',
     summary: 'Prometheus metrics',
+    description:
+      'For a Prometheus scrape (docs/operations.md); exempt from the junk limit and load shedding.',
     tag: 'operations',
     answers: { 200: { description: 'Prometheus text format', type: 'text/plain' } },
   },
-  mcp: {
-    method: 'POST',
-    url: '/mcp',
-    operationId: 'mcp',
-    summary:
-      'Model Context Protocol (Streamable HTTP, stateless): JSON-RPC tools/list, tools/call, resources/list, resources/read for AI agents; revisions 2026-07-28, 2025-11-25 and 2025-06-18',
-    tag: 'mcp',
-    answers: {
-      200: {
-        description: 'A JSON-RPC answer (JSON, or one SSE message for 2025-era requests)',
-        type: 'application/json',
-      },
-      403: {
-        description: 'Host or Origin not allowed (DNS-rebinding protection, MCP_ALLOWED_HOSTS)',
-        type: 'application/json',
-      },
-    },
-  },
+  ...MCP_ROUTE_DOCS,
 } as const satisfies Record<string, RouteDoc>;

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { RUNTIME_PATH } from '../catalogue/descriptor.js';
 import { callerOf } from '../plugins/api-keys.js';
 import { fromGeneric } from '../run/input.js';
 import { readRuntimeCall } from '../run/runtime-input.js';
@@ -20,6 +21,6 @@ export default async function runtimeRoutes(app: FastifyInstance): Promise<void>
     return sendRun(reply, result);
   };
   const config = { toolSurface: true };
-  app.get('/api/tools/run/', { config }, handler('query'));
-  app.post('/api/tools/run/', { config }, handler('body'));
+  app.get(RUNTIME_PATH, { config }, handler('query'));
+  app.post(RUNTIME_PATH, { config }, handler('body'));
 }

@@ -2,6 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import { TierPolicies } from '../auth/tiers.js';
 import type { ToolPolicy } from '../config/policy.js';
 import { HubError } from '../errors.js';
+import type { Reservation } from '../http/memory-budget.js';
 import type { Limits } from '../limits/limits.js';
 import { type RateReport, rateReport } from '../limits/rate-report.js';
 import type { HubMetrics, RunRecord } from '../metrics.js';
@@ -12,6 +13,7 @@ import { quote } from '../shared/quote.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
 import { inputBytes, validateInput } from './input.js';
 import { ResultCache } from './result-cache.js';
+import type { RunMemory } from './run-memory.js';
 import type { RunCall, RunMeta, RunResult, Surface } from './run-types.js';
 
 export interface HubParts {
@@ -22,6 +24,8 @@ export interface HubParts {
   limits: Limits;
   pool: ToolPool;
   metrics: HubMetrics;
+  /** Runs reserve their working memory here before the pool (src/run/run-memory.ts); null: off. */
+  runMemory?: RunMemory | null;
 }
 
 /**
@@ -83,7 +87,7 @@ export class Hub {
         cached: cached !== undefined,
         tier: call.tier?.name ?? '',
       });
-      rate = rateReport(def.id, policy, check.rate);
+      rate = rateReport(def.id, policy, check.rate, check.ok ? 0 : check.refusal.retryAfterSec);
       if (!check.ok) {
         const { code, message, retryAfterSec } = check.refusal;
         throw new HubError(code, message, { headers: { ...rate.headers, 'Retry-After': retryAfterSec } });
@@ -95,7 +99,9 @@ export class Hub {
       }
       const lease = check.lease!;
       let outcome: RunOutcome | undefined;
+      let memory: Reservation | undefined;
       try {
+        if (this.parts.runMemory) memory = await this.parts.runMemory.take(call.client, bytes, rate.headers);
         outcome = await this.parts.pool.run({
           toolId: def.id,
           mode: resolved.mode,
@@ -104,6 +110,7 @@ export class Hub {
           bytes,
         });
       } finally {
+        memory?.release();
         await this.parts.limits.release(lease, outcome?.durationMs ?? 0);
       }
       meta.durationMs = round(outcome.durationMs);
