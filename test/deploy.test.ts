@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -6,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { buildTestApp, freePort, policyFile, type TestApp } from './helpers.js';
+import { promtool as runPromtool } from './promtool.js';
 
 /**
  * The operator's kit in deploy/: the alert rules and the Prometheus configuration pass
@@ -17,13 +17,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
 
 function promtool(...args: string[]): { status: number | null; out: string } {
-  const r = spawnSync('promtool', args, { cwd: root, encoding: 'utf8' });
-  if (r.error) {
-    throw new Error(
-      `promtool is missing (${r.error.message}): install Debian's package 'prometheus' ` +
-        `(apt-get install prometheus; .ci/run does)`,
-    );
-  }
+  const r = runPromtool(args);
   return { status: r.status, out: r.stdout + r.stderr };
 }
 

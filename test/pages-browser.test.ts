@@ -14,19 +14,29 @@ let hub: Instance;
 let browser: Browser;
 let s: Session;
 beforeAll(async () => {
-  [hub, browser] = await Promise.all([
-    startInstance({
-      REFUSAL_LIMIT: '0',
-      // One run a minute: the second shows how a 429 reads.
-      POLICY_FILE: await policyFile({ tools: { 'token-counter': { limit: 1, burst: 0 } } }),
-    }),
-    launch(),
-  ]);
+  // Both start at once, but each is kept as soon as it is up: a browser that fails to
+  // launch must leave the hub where afterAll stops it (Promise.all would drop it).
+  const starting = startInstance({
+    REFUSAL_LIMIT: '0',
+    // One run a minute: the second shows how a 429 reads.
+    POLICY_FILE: await policyFile({ tools: { 'token-counter': { limit: 1, burst: 0 } } }),
+  }).then((h) => {
+    hub = h;
+  });
+  const launching = launch().then((b) => {
+    browser = b;
+  });
+  const [started, launched] = await Promise.allSettled([starting, launching]);
+  if (started.status === 'rejected') throw started.reason;
+  if (launched.status === 'rejected') throw launched.reason;
   s = await Session.start(browser, hub.base);
 });
 afterAll(async () => {
-  await browser?.close();
-  await stopInstance(hub);
+  try {
+    await browser?.close();
+  } finally {
+    await stopInstance(hub);
+  }
 });
 
 const label = (text: string | RegExp) => s.page.getByLabel(text);

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { ConnectionError } from 'fastify';
 import { type ErrorCode, errorJson, HubError } from '../errors.js';
+import { isDraining } from './upload-drain.js';
 
 /** What Node's HTTP parser refused, in words a client can act on (llhttp error codes). */
 const PARSE_ERRORS: Record<string, string> = {
@@ -31,6 +32,8 @@ export interface ClientErrorOptions {
 export function clientErrorHandler(opts: ClientErrorOptions) {
   return (err: ConnectionError, socket: Socket): void => {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    // Answered and counted already: the rest of a refused upload ended short or late.
+    if (isDraining(socket)) return void socket.destroy();
     const hubError = toHubError(err, opts.requestTimeoutMs);
     if (socket.remoteAddress) opts.onRefused(socket.remoteAddress);
     if (socket.writable) {

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { projectRoot } from '../../src/paths.js';
@@ -6,11 +6,21 @@ import { projectRoot } from '../../src/paths.js';
 /** Screenshots of every page land here (gitignored): CI keeps them as artefacts. */
 export const ARTIFACTS = join(projectRoot, 'test-artifacts', 'pages');
 
-/** Debian's chromium, never a downloaded build; the flags suit a container without a GPU or /dev/shm room. */
-export function launch(): Promise<Browser> {
+/**
+ * Debian's chromium (or CHROMIUM_PATH), never a downloaded build: `npm test` installs it
+ * (scripts/provision-test-tools.sh). The flags suit a container without a GPU or /dev/shm room.
+ */
+export async function launch(): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) {
+    throw new Error(
+      `chromium is missing at ${executablePath}: 'npm test' installs Debian's chromium ` +
+        '(bash scripts/provision-test-tools.sh, as root), or set CHROMIUM_PATH',
+    );
+  }
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
   });

@@ -1,0 +1,53 @@
+import type { IncomingMessage, Server } from 'node:http';
+import fp from 'fastify-plugin';
+import { HubError } from '../errors.js';
+import { drainBeforeClose } from '../http/upload-drain.js';
+
+const MiB = 1024 * 1024;
+/** How long a refused upload may still be read (docs/api.md, "Before the limits"). */
+const DRAIN_MAX_MS = 10_000;
+
+/**
+ * The body cap, BODY_LIMIT_BYTES, answered so that the client always reads its 413
+ * (docs/api.md, "Before the limits: junk, pressure, shutdown"):
+ *
+ * - a declared Content-Length over the cap is refused in onRequest, before anything reads
+ *   the body, on every route (fastify's body parser would find the same, but only on routes
+ *   that parse a body);
+ * - `Expect: 100-continue` gets `100 Continue` only when the declared length fits: with a
+ *   `checkContinue` listener Node no longer sends it by itself, and a client told to go on
+ *   would be refused mid-upload (RFC 9110 §10.1.1);
+ * - every answer sent before its request's body has arrived drains the rest of the upload,
+ *   bounded, before the connection closes (src/http/upload-drain.ts): a socket closed with
+ *   unread bytes resets, and a client still writing would see EPIPE, not the answer.
+ */
+export default fp<{ bodyLimit: number }>(
+  async (app, opts) => {
+    const cap = opts.bodyLimit;
+    const declared = (req: IncomingMessage) => Number(req.headers['content-length']);
+    // An HTTP/1.1 server: fastify's inferred server type is wider.
+    const server = app.server as unknown as Server;
+    server.on('checkContinue', (req, res) => {
+      if (!(declared(req) > cap)) res.writeContinue();
+      server.emit('request', req, res);
+    });
+    app.addHook('onRequest', (request, _reply, done) => {
+      const length = declared(request.raw);
+      if (!(length > cap)) return done();
+      done(
+        new HubError(
+          'INPUT_TOO_LARGE',
+          `the request body (${length} bytes) is larger than the hard cap of ${cap} bytes`,
+          { headers: { Connection: 'close' } },
+        ),
+      );
+    });
+    // Four bodies' worth: an upload refused at its headers reads its answer whole.
+    const bounds = { maxBytes: Math.max(4 * cap, 16 * MiB), maxMs: DRAIN_MAX_MS };
+    app.addHook('onSend', (request, _reply, payload, done) => {
+      if (!request.raw.complete) drainBeforeClose(request.raw, bounds);
+      done(null, payload);
+    });
+  },
+  { name: 'toolhub-upload-limit', dependencies: ['toolhub-errors'] },
+);

@@ -1,0 +1,92 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readApiKeysFile, sha256 } from '../src/auth/api-keys.js';
+import { projectRoot } from '../src/paths.js';
+
+/**
+ * `npm run keys` (scripts/keys.ts; docs/operations.md, "Securing the hub") as a newcomer
+ * runs it: no API_KEYS_FILE, a fresh folder. npm runs scripts in the project's root, so
+ * each run here starts in a temporary folder of its own to find ./api-keys.json there.
+ */
+let cwd: string;
+beforeEach(() => {
+  cwd = mkdtempSync(join(tmpdir(), 'toolhub-keys-'));
+});
+afterEach(() => rmSync(cwd, { recursive: true, force: true }));
+
+function keys(args: string[], env: Record<string, string> = {}) {
+  const { API_KEYS_FILE: _unset, ...rest } = process.env;
+  const r = spawnSync(
+    process.execPath,
+    [join(projectRoot, 'node_modules/tsx/dist/cli.mjs'), join(projectRoot, 'scripts/keys.ts'), ...args],
+    { cwd, encoding: 'utf8', env: { ...rest, ...env } },
+  );
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('npm run keys', () => {
+  it('with no API_KEYS_FILE: a tier, then a key in it, in ./api-keys.json, saying where and how to start the hub', () => {
+    const tier = keys(['tier', 'add', 'pro', '--multiplier', '10']);
+    expect(tier.status).toBe(0);
+    const file = join(cwd, 'api-keys.json');
+    expect(tier.stderr).toContain(
+      `created ${file}; start the hub with it: API_KEYS_FILE=./api-keys.json npm start`,
+    );
+    const add = keys(['add', 'team-a', '--tier', 'pro']);
+    expect(add.status, add.stderr).toBe(0);
+    const key = add.stdout.trim();
+    expect(key).toMatch(/^th_[A-Za-z0-9_-]{43}$/);
+    expect(add.stderr).toContain(`added 'team-a' (tier pro) to ${file}`);
+    expect(readApiKeysFile(file)).toEqual({
+      tiers: { pro: { multiplier: 10 } },
+      keys: [{ id: 'team-a', sha256: sha256(key).toString('hex'), tier: 'pro' }],
+    });
+    expect(readFileSync(file, 'utf8')).not.toContain(key);
+    expect(keys(['list']).stdout).toBe('team-a pro\n');
+    expect(keys(['tier', 'list']).stdout).toBe('pro 10\n');
+  });
+
+  it('refuses an unknown tier with the command that adds it, and writes nothing', () => {
+    const r = keys(['add', 'team-a', '--tier', 'pro']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      "unknown tier 'pro' (tiers: none); add it first: npm run keys -- tier add pro --multiplier 10",
+    );
+    expect(existsSync(join(cwd, 'api-keys.json'))).toBe(false);
+  });
+
+  it('keeps the file valid: bad names and multipliers are refused, a tier in use is not removed', () => {
+    expect(keys(['tier', 'add', 'pro', '--multiplier', '10']).status).toBe(0);
+    expect(keys(['add', 'team-a', '--tier', 'pro']).status).toBe(0);
+    const before = readFileSync(join(cwd, 'api-keys.json'), 'utf8');
+    const refusals = [
+      [['tier', 'add', 'Pro!', '--multiplier', '2'], "tier name 'Pro!' must match"],
+      [['tier', 'add', 'free', '--multiplier', '0'], '/tiers/free/multiplier must be > 0'],
+      [['tier', 'add', 'free'], 'tier add needs --multiplier <n>'],
+      [['tier', 'remove', 'pro'], "tier 'pro' is used by team-a; revoke those keys first"],
+      [['add', 'bad id'], '/keys/1/id must match pattern'],
+      [['add', 'team-a'], "key id 'team-a' exists"],
+    ] as const;
+    for (const [args, message] of refusals) {
+      const r = keys([...args]);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain(message);
+    }
+    expect(readFileSync(join(cwd, 'api-keys.json'), 'utf8')).toBe(before);
+    expect(existsSync(join(cwd, 'api-keys.json.tmp'))).toBe(false);
+    expect(keys(['revoke', 'team-a']).status).toBe(0);
+    expect(keys(['tier', 'remove', 'pro']).status).toBe(0);
+    expect(readApiKeysFile(join(cwd, 'api-keys.json'))).toEqual({ tiers: {}, keys: [] });
+  });
+
+  it('uses API_KEYS_FILE, or --file, when given', () => {
+    const other = join(cwd, 'elsewhere.json');
+    expect(keys(['add', 'team-b'], { API_KEYS_FILE: other }).status).toBe(0);
+    expect(keys(['add', 'team-c', '--file', other]).status).toBe(0);
+    expect(readApiKeysFile(other).keys.map((k) => k.id)).toEqual(['team-b', 'team-c']);
+    expect(existsSync(join(cwd, 'api-keys.json'))).toBe(false);
+  });
+});
