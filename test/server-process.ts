@@ -19,12 +19,14 @@ export interface Instance {
 export interface StartOptions {
   /** Soft limit on open files (`ulimit -n`) of the server process. */
   openFiles?: number;
+  /** The port to listen on, when the env names it too (PUBLIC_BASE_URL); default a free one. */
+  port?: number;
 }
 
 export async function startInstance(env: Record<string, string>, opts: StartOptions = {}): Promise<Instance> {
   if (!existsSync(serverJs))
     throw new Error(`${serverJs} is missing: run 'npm run build' (npm test does it)`);
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const serverEnv = {
     ...process.env,
     PORT: String(port),

@@ -18,10 +18,15 @@ export function renderRunning(output: HTMLElement): void {
   output.replaceChildren(el('p', { class: 'hint' }, 'Running…'));
 }
 
-/** The answer: a view that fits the tool (or the error), then the formatted JSON, always. */
+/**
+ * The answer: a view that fits the tool (or the error), then the formatted JSON, folded: on a
+ * phone the JSON of a palette is screens long (docs/api.md, "Tool pages"). A success with no
+ * view to show has the JSON open, since it is the whole answer then.
+ */
 export function renderAnswer(output: HTMLElement, answer: Answer): void {
   const { body } = answer;
   const parts: Node[] = [];
+  let shown = true;
   if (member(body, 'ok') === true) {
     const ms = member(member(body, 'runtime'), 'durationMs');
     parts.push(
@@ -33,6 +38,7 @@ export function renderAnswer(output: HTMLElement, answer: Answer): void {
     );
     const view = viewFor(answer.tool, answer.mode, member(body, 'result'), answer.fields);
     if (view) parts.push(view);
+    shown = view !== null;
   } else {
     parts.push(errorView(answer));
   }
@@ -40,7 +46,7 @@ export function renderAnswer(output: HTMLElement, answer: Answer): void {
     parts.push(
       el(
         'details',
-        { class: 'json', open: '' },
+        shown ? { class: 'json' } : { class: 'json', open: '' },
         el('summary', {}, 'JSON answer'),
         codeBlock(JSON.stringify(body, null, 2), 'JSON answer'),
       ),

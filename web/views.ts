@@ -1,4 +1,5 @@
 import { codeBlock, el, member, text } from './dom.js';
+import { schemaView, tokenView, validatorView } from './views-data.js';
 import { cronView, diffView, regexView } from './views-text.js';
 
 /** A view of a tool's result; null when the result has nothing it can show. */
@@ -87,6 +88,9 @@ const VIEWS: Record<string, View> = {
   'api-response-mocker': snippetsView,
   'cron-expression': cronView,
   'format-detective': outputView,
+  'token-counter': tokenView,
+  'schema-generator': schemaView,
+  'structured-output-validator': validatorView,
 };
 
 export function viewFor(
@@ -95,6 +99,6 @@ export function viewFor(
   result: unknown,
   fields: Record<string, string>,
 ): HTMLElement | null {
-  const view = VIEWS[tool];
-  return view ? el('div', { class: 'view' }, view(result, mode, fields)) : null;
+  const view = VIEWS[tool]?.(result, mode, fields);
+  return view ? el('div', { class: 'view' }, view) : null;
 }

@@ -88,14 +88,9 @@ export function tryItModel(
 ): TryIt {
   const properties = (def.input.properties ?? {}) as Record<string, PropertySchema>;
   const required = new Set((def.input.required as string[] | undefined) ?? []);
-  // Every mode's endpoint takes every field (and ignores those it does not use), so only the
-  // fields a mode adds in `fieldsByMode` (regex `replacement`, cron `fields`) are tied to it.
-  const base = Object.values(def.fields);
+  const ownPath = new Set(def.endpoints.flatMap((ep) => (ep.mode ? [ep.mode] : [])));
   const fields = Object.entries(properties).map(([name, schema]): FormField => {
-    const added = Object.entries(def.fieldsByMode ?? {}).filter(([, map]) =>
-      Object.values(map).includes(name),
-    );
-    const modes = base.includes(name) ? [] : added.map(([mode]) => mode);
+    const modes = modesOf(def, name, ownPath);
     const value = example.fields[name] ?? (schema.default === undefined ? '' : String(schema.default));
     const kind = kindOf(schema);
     const options = (schema.enum ?? []).map(String);
@@ -110,7 +105,7 @@ export function tryItModel(
       max: schema.maximum,
       maxLength: schema.maxLength,
       hint: def.semanticFields[name] ?? schema.description ?? '',
-      modes: modes.length ? modes : [...def.modes],
+      modes,
     };
   });
   return {
@@ -126,6 +121,23 @@ export function tryItModel(
     fields,
     example: example.fields,
   };
+}
+
+/**
+ * The modes a field applies to, so the form shows and sends it under those only (docs/api.md,
+ * "Tool pages"). A field a mode adds in `fieldsByMode` (regex `replacement`, cron `fields`)
+ * belongs to the modes that add it. A mode with a path of its own takes the fields its slots
+ * name and those no slot names: a base field it displaces is not its (the palette's `count`
+ * under convert, cron's `expression` under build). A mode sharing its path with others takes
+ * every field of that path, displaced or not (regex `flags` under replace).
+ */
+function modesOf(def: ToolDefinition, name: string, ownPath: ReadonlySet<string>): string[] {
+  const named = (mode: string) => Object.values(fieldsFor(def, mode)).includes(name);
+  if (!Object.values(def.fields).includes(name)) {
+    const adding = def.modes.filter((m) => Object.values(def.fieldsByMode?.[m] ?? {}).includes(name));
+    return adding.length ? adding : [...def.modes];
+  }
+  return def.modes.filter((m) => !ownPath.has(m) || named(m));
 }
 
 function kindOf(schema: PropertySchema): FormField['kind'] {

@@ -44,12 +44,28 @@ function keyField(): Html {
 </div>`;
 }
 
+/**
+ * A hint that opens with the modes it is for ("Generate only:", "Replace mode only:"): fine
+ * in the API reference, where each endpoint has its own fields, but beside the form's mode
+ * select it contradicts the other modes, and beside a field the form already hides under
+ * the other modes it needs no "(… only)" after it.
+ */
+const RESTRICTED = /^[^:.]{1,40}\b(only|mode):/i;
+
 function modeSelect(def: ToolDefinition, model: TryIt): Html {
-  const paths = [...new Set(Object.values(model.endpoints).map((e) => e.path))];
-  const hint =
-    (model.modeName && def.semanticFields[model.modeName]) ||
-    def.semanticFields.mode ||
-    `Picks the endpoint: ${paths.join(' or ')}`;
+  const byPath = new Map<string, string[]>();
+  for (const m of model.modes) {
+    const path = model.endpoints[m]!.path;
+    byPath.set(path, [...(byPath.get(path) ?? []), m]);
+  }
+  const route =
+    byPath.size === 1
+      ? [...byPath.keys()][0]!
+      : [...byPath]
+          .map(([path, modes]) => `${modes.join(', ')} ${modes.length === 1 ? 'runs' : 'run'} ${path}`)
+          .join('; ');
+  const own = (model.modeName && def.semanticFields[model.modeName]) || def.semanticFields.mode || '';
+  const hint = own && !RESTRICTED.test(own) ? own : `Picks the endpoint: ${route}`;
   return html`<div class="field">
 <label for="f-mode">${model.modeName ?? 'mode'}</label>
 <select id="f-mode"${model.modeName ? html` name="${model.modeName}"` : null} data-mode-select aria-describedby="f-mode-hint">
@@ -62,9 +78,11 @@ ${model.modes.map((m) => html`<option value="${m}"${m === model.mode ? html` sel
 function field(f: FormField, model: TryIt): Html {
   const id = `f-${f.name}`;
   const off = !f.modes.includes(model.mode);
-  // The tools' hints say "Convert only:" for most; a field of one or two modes says it here too.
+  // A field of one or two modes says so, unless its hint already opens with it (RESTRICTED).
   const only =
-    f.modes.length <= 2 && f.modes.length < model.modes.length ? ` (${f.modes.join(', ')} only)` : '';
+    f.modes.length <= 2 && f.modes.length < model.modes.length && !RESTRICTED.test(f.hint)
+      ? ` (${f.modes.join(', ')} only)`
+      : '';
   const common = html`id="${id}" name="${f.name}" aria-describedby="${id}-hint"${f.required ? html` required` : null}${off ? html` disabled` : null}`;
   return html`<div class="field" data-modes="${f.modes.join(' ')}"${off ? html` hidden` : null}>
 <label for="${id}">${f.name}${f.required ? html` <span class="req">(required)</span>` : null}</label>

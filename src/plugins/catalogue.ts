@@ -31,6 +31,22 @@ export const DOCS_CSP = PAGE_CSP.replace(
 const DOCS_HEADERS = { ...PAGE_HEADERS, 'Content-Security-Policy': DOCS_CSP };
 
 /**
+ * The document Swagger UI loads (/docs/json) lists the relative server `/` first: its "Try it
+ * out" then calls the origin the page was opened at (127.0.0.1, a LAN address, a proxy's
+ * name), which DOCS_CSP's `connect-src 'self'` allows and which needs no CORS. PUBLIC_BASE_URL
+ * follows, for a page opened there; /api/openapi.json keeps it alone, the address generated
+ * clients are given (docs/api.md, "Catalogue for agents").
+ */
+function forSwaggerUi(doc: Catalogue['openapi']): never {
+  const advertised = (doc.servers as { url: string }[]).map((s) => ({
+    ...s,
+    description: 'PUBLIC_BASE_URL',
+  }));
+  const here = { url: '/', description: 'This hub, at the address this page was opened from' };
+  return { ...doc, servers: [here, ...advertised] } as never;
+}
+
+/**
  * The catalogue for agents and client generators: skills index and bundle, tool
  * descriptors, SKILL.md files, the OpenAPI document and a browsable reference at /docs.
  * Everything is built once at boot from the tool modules and served from memory
@@ -74,7 +90,10 @@ export default fp<Omit<CatalogueContext, 'tools' | 'policies'>>(
     get(ROUTE_DOCS.skillMd, skill);
     get(ROUTE_DOCS.commonSkill, skill);
 
-    await app.register(swagger, { mode: 'static', specification: { document: catalogue.openapi as never } });
+    await app.register(swagger, {
+      mode: 'static',
+      specification: { document: forSwaggerUi(catalogue.openapi) },
+    });
     // Swagger UI under the tool pages' policy (docs/api.md, "Tool pages"); DOCS_HEADERS says why it fits.
     await app.register(async (docs) => {
       docs.addHook('onRequest', (_request, reply, done) => {

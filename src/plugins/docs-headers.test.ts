@@ -61,6 +61,13 @@ describe('/docs (Swagger UI) headers', () => {
     for (const hash of hashes) expect(DOCS_CSP).toContain(hash);
   });
 
+  it('lists the relative server first for Swagger UI; /api/openapi.json keeps PUBLIC_BASE_URL alone', async () => {
+    const advertised = (await app.inject({ url: '/api/openapi.json' })).json().servers;
+    expect(advertised).toEqual([{ url: 'http://localhost:8080' }]);
+    const servers = (await app.inject({ url: '/docs/json' })).json().servers as { url: string }[];
+    expect(servers.map((s) => s.url)).toEqual(['/', 'http://localhost:8080']);
+  });
+
   it('serves a page with no inline script or style for the CSP to refuse', async () => {
     const body = (await app.inject({ url: '/docs' })).body;
     expect(body.match(/<script\b[^>]*>/g)?.every((tag) => /\bsrc=/.test(tag))).toBe(true);

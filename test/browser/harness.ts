@@ -42,7 +42,7 @@ export class Session {
   private constructor(
     readonly page: Page,
     readonly context: BrowserContext,
-    private readonly base: string,
+    readonly base: string,
   ) {
     page.on('console', (m) => {
       if (m.type() === 'error') this.errors.push(m.text());
