@@ -141,7 +141,7 @@ export function allScenarios(opts: BenchOptions): Scenario[] {
     ),
     hub(
       'hub-mcp-call',
-      'the same run as an MCP tools/call (2025-11-25 client, stateless), message limit on: what an agent\'s call costs beside REST',
+      "the same run as an MCP tools/call (2025-11-25 client, stateless), message limit on: what an agent's call costs beside REST",
       REDIS,
       [{ ...post('/mcp', mcpCallBody(SHORT_TEXT)), headers: MCP_HEADERS }],
       c,
