@@ -5,10 +5,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readExamples, stableResult } from '../src/docs/examples.js';
-import { modeArgument } from '../src/mcp/tools.js';
 import { scanTools } from '../src/registry.js';
-import { fieldsFor } from '../src/run/input.js';
 import { policyFile, REDIS_URL, redisPrefix, requireRedis } from './helpers.js';
+import { basicArguments } from './mcp-examples.js';
 import { type Instance, startInstance, stopInstance } from './server-process.js';
 
 let hub: Instance | undefined;
@@ -128,15 +127,8 @@ describe('every tool over MCP', () => {
     const client = await connect();
     try {
       for (const { def, docsDir } of tools.values()) {
-        const { basic, expectedOutput } = readExamples(docsDir);
-        const generic = (basic.input ?? basic) as Record<string, string | undefined>;
-        const mode = generic.mode || def.modes[0]!;
-        const fields = fieldsFor(def, mode);
-        const args: Record<string, unknown> = { [modeArgument(def)]: mode };
-        for (const slot of ['a', 'b', 'c'] as const) {
-          const name = fields[slot];
-          if (name && generic[slot] !== undefined) args[name] = generic[slot];
-        }
+        const { expectedOutput } = readExamples(docsDir);
+        const { args } = basicArguments(def, docsDir);
         const result = await client.callTool({ name: def.id, arguments: args });
         expect(result.isError, `${def.id}: ${JSON.stringify(result.structuredContent)}`).toBeFalsy();
         expect(stableResult(def, result.structuredContent as Record<string, unknown>), def.id).toEqual(

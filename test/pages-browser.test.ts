@@ -2,7 +2,7 @@ import jsQRModule from 'jsqr';
 import type { Browser } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, axeViolations, css, launch, run, Session, shot } from './browser/harness.js';
+import { ARTIFACTS, axeViolations, css, run, Session, shot, startHubAndBrowser } from './browser/harness.js';
 import { apiKeysFile, policyFile } from './helpers.js';
 import { type Instance, startInstance, stopInstance } from './server-process.js';
 
@@ -14,21 +14,11 @@ let hub: Instance;
 let browser: Browser;
 let s: Session;
 beforeAll(async () => {
-  // Both start at once, but each is kept as soon as it is up: a browser that fails to
-  // launch must leave the hub where afterAll stops it (Promise.all would drop it).
-  const starting = startInstance({
+  ({ hub, browser } = await startHubAndBrowser({
     REFUSAL_LIMIT: '0',
     // One run a minute: the second shows how a 429 reads.
     POLICY_FILE: await policyFile({ tools: { 'token-counter': { limit: 1, burst: 0 } } }),
-  }).then((h) => {
-    hub = h;
-  });
-  const launching = launch().then((b) => {
-    browser = b;
-  });
-  const [started, launched] = await Promise.allSettled([starting, launching]);
-  if (started.status === 'rejected') throw started.reason;
-  if (launched.status === 'rejected') throw launched.reason;
+  }));
   s = await Session.start(browser, hub.base);
 });
 afterAll(async () => {

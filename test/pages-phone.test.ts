@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, css, launch, run, Session, shot } from './browser/harness.js';
-import { type Instance, startInstance, stopInstance } from './server-process.js';
+import { ARTIFACTS, css, run, Session, shot, startHubAndBrowser } from './browser/harness.js';
+import { type Instance, stopInstance } from './server-process.js';
 
 /** The tool pages as read on a 390 px phone (docs/api.md, "Tool pages"). */
 const PHONE = 390;
@@ -9,17 +9,7 @@ let hub: Instance;
 let browser: Browser;
 let s: Session;
 beforeAll(async () => {
-  // Each is kept as soon as it is up, so afterAll stops whichever started.
-  const [started, launched] = await Promise.allSettled([
-    startInstance({ REFUSAL_LIMIT: '0' }).then((h) => {
-      hub = h;
-    }),
-    launch().then((b) => {
-      browser = b;
-    }),
-  ]);
-  if (started.status === 'rejected') throw started.reason;
-  if (launched.status === 'rejected') throw launched.reason;
+  ({ hub, browser } = await startHubAndBrowser({ REFUSAL_LIMIT: '0' }));
   s = await Session.start(browser, hub.base);
 });
 afterAll(async () => {

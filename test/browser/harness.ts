@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { projectRoot } from '../../src/paths.js';
+import { type Instance, startInstance, stopInstance } from '../server-process.js';
 
 /** Screenshots of every page land here (gitignored): CI keeps them as artefacts. */
 export const ARTIFACTS = join(projectRoot, 'test-artifacts', 'pages');
@@ -24,6 +25,22 @@ export async function launch(): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
   });
+}
+
+/**
+ * A hub and a browser started at once. Whichever fails, the other is stopped before the
+ * error is thrown: a browser that cannot launch must never leave a hub running.
+ */
+export async function startHubAndBrowser(
+  env: Record<string, string>,
+): Promise<{ hub: Instance; browser: Browser }> {
+  const [started, launched] = await Promise.allSettled([startInstance(env), launch()]);
+  if (started.status === 'fulfilled' && launched.status === 'fulfilled') {
+    return { hub: started.value, browser: launched.value };
+  }
+  if (started.status === 'fulfilled') await stopInstance(started.value);
+  if (launched.status === 'fulfilled') await launched.value.close().catch(() => {});
+  throw started.status === 'rejected' ? started.reason : (launched as PromiseRejectedResult).reason;
 }
 
 export interface SessionOptions {
