@@ -12,11 +12,13 @@ import { mcpAllowedHosts } from './mcp/hosts.js';
 import accessLogPlugin from './plugins/access-log.js';
 import apiKeysPlugin from './plugins/api-keys.js';
 import cataloguePlugin from './plugins/catalogue.js';
+import corsPlugin from './plugins/cors.js';
 import errorsPlugin from './plugins/errors.js';
 import hostHeaderPlugin from './plugins/host-header.js';
 import jsonBodyPlugin from './plugins/json-body.js';
 import limitsPlugin from './plugins/limits.js';
 import mcpPlugin from './plugins/mcp.js';
+import memoryAdmissionPlugin from './plugins/memory-admission.js';
 import metricsPlugin from './plugins/metrics.js';
 import pagesPlugin from './plugins/pages.js';
 import poolPlugin from './plugins/pool.js';
@@ -127,10 +129,12 @@ export async function buildApp(options: BuildOptions = {}) {
   await app.register(errorsPlugin);
   await app.register(refusalsPlugin, { limit: env.REFUSAL_LIMIT });
   await app.register(hostHeaderPlugin);
+  await app.register(corsPlugin, { origins: env.CORS_ORIGINS });
   await app.register(uploadLimitPlugin, { bodyLimit: env.BODY_LIMIT_BYTES });
   await app.register(apiKeysPlugin, { path: env.API_KEYS_FILE });
   await app.register(jsonBodyPlugin);
   await app.register(pressurePlugin, env);
+  await app.register(memoryAdmissionPlugin, env);
   await app.register(limitsPlugin, {
     redis: config.redis,
     prefix: env.REDIS_PREFIX,

@@ -7,6 +7,7 @@ import type { BatchAnswer, PoolWorkerData, RunBatch, RunEnvelope, RunItem } from
 import { RunSlots } from '../src/shared/run-slots.js';
 import type { ToolPrepare, ToolRun } from '../src/shared/tool-def.js';
 import { ToolInputError } from '../src/shared/tool-error.js';
+import { releaseHeapSoon } from './heap-release.js';
 import { installNetworkGuard, NetworkDisabledError } from './network-guard.js';
 
 /**
@@ -78,6 +79,7 @@ export default async function runBatch(task: RunBatch): Promise<BatchAnswer> {
     answers.push(first ? { ...envelope, first: true } : envelope);
     if (slots.finish(item.slot, task.batch)) restorePriority();
   }
+  releaseHeapSoon();
   return answers;
 }
 

@@ -35,6 +35,8 @@ export const ENV_SCHEMA = {
     'PRESSURE_MAX_EVENT_LOOP_UTILIZATION',
     'PRESSURE_MAX_HEAP_USED_BYTES',
     'PRESSURE_MAX_RSS_BYTES',
+    'MEMORY_BUDGET_BYTES',
+    'MEMORY_CLIENT_SHARE',
     'REQUEST_TIMEOUT_MS',
     'MAX_CONNECTIONS',
     'REFUSAL_LIMIT',
@@ -205,11 +207,33 @@ export const ENV_SCHEMA = {
       default: 0,
       description: 'Shed runs while the resident memory of the process is above this; 0: off',
     },
+    MEMORY_BUDGET_BYTES: {
+      type: 'integer',
+      minimum: 0,
+      default: 0,
+      description:
+        'Memory requests in flight may reserve together (24 bytes per byte of body, plus results past twice the body); past it: CONCURRENCY_LIMIT (503) before the body is read. 0: half of PRESSURE_MAX_RSS_BYTES, off when that is 0',
+    },
+    MEMORY_CLIENT_SHARE: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 1,
+      default: 0.5,
+      description:
+        "Share of the memory budget one client's requests may reserve; past it: CONCURRENCY_LIMIT (429)",
+    },
     PUBLIC_BASE_URL: {
       type: 'string',
       pattern: '^https?://[^\\s]+[^/]$',
       description:
         'Public base address of the hub in descriptors and OpenAPI (default: http://localhost:PORT)',
+    },
+    CORS_ORIGINS: {
+      type: 'string',
+      pattern:
+        '^\\s*(\\*|https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?(\\s*,\\s*https?://(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?)*)?\\s*$',
+      description:
+        'Origins whose browser pages may call the hub (CORS), comma-separated (https://app.example.com), or * for any; preflight OPTIONS is answered. Unset: no CORS headers, OPTIONS is 405',
     },
     REQUEST_TIMEOUT_MS: {
       type: 'integer',

@@ -35,8 +35,12 @@ export default fp<RunnerOptions>(
         limits: app.limits,
         pool: app.pool,
         metrics: app.metrics,
+        runMemory: app.runMemory,
       }),
     );
   },
-  { name: 'toolhub-runner', dependencies: ['toolhub-limits', 'toolhub-pool', 'toolhub-metrics'] },
+  {
+    name: 'toolhub-runner',
+    dependencies: ['toolhub-limits', 'toolhub-pool', 'toolhub-metrics', 'toolhub-memory-admission'],
+  },
 );

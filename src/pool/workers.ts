@@ -15,6 +15,14 @@ export interface WorkersOptions {
   onError: (err: unknown) => void;
 }
 
+/**
+ * Young generation of each worker. A worker keeps its young generation's pages committed
+ * between runs, so after heavy runs every worker of the pool holds it: at 64 MiB, five
+ * concurrent 4 MB batches of conversions left ~57 MiB more per worker resident than at
+ * 16 MiB, with no slower runs (docs/operations.md, "Memory admission").
+ */
+const YOUNG_GENERATION_MB = 16;
+
 /** Nice value given to the thread of a held run (Linux: lower CPU priority; elsewhere ignored). */
 const HELD_NICE = 10;
 
@@ -41,7 +49,7 @@ export class Workers {
       concurrentTasksPerWorker: 1,
       resourceLimits: {
         maxOldGenerationSizeMb: opts.heapMb,
-        maxYoungGenerationSizeMb: Math.min(64, opts.heapMb / 4),
+        maxYoungGenerationSizeMb: Math.min(YOUNG_GENERATION_MB, opts.heapMb / 4),
       },
       workerData: opts.workerData,
     });
