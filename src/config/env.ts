@@ -212,7 +212,7 @@ export const ENV_SCHEMA = {
       minimum: 0,
       default: 0,
       description:
-        'Memory requests in flight may reserve together (24 bytes per byte of body, plus results past twice the body); past it: CONCURRENCY_LIMIT (503) before the body is read. 0: half of PRESSURE_MAX_RSS_BYTES, off when that is 0',
+        'Memory work in flight may reserve together (a request: 6 bytes per byte of body, results past twice the body added as they come; a run: 352 bytes per byte of input); past it: CONCURRENCY_LIMIT (503). 0: 90% of PRESSURE_MAX_RSS_BYTES less the resident memory at rest, off when that is 0',
     },
     MEMORY_CLIENT_SHARE: {
       type: 'number',
