@@ -243,6 +243,13 @@ async function post(url: string, body: Input) {
   return app.inject({ method: 'POST', url, payload: body });
 }
 
+/**
+ * Fields a result carries only when the run meets its time budget, which no case can bring
+ * about on every machine (a fast one finishes the search): their own tests force it
+ * (cron-expression's `note`: tools/cron-expression/schedule.test.ts).
+ */
+const SITUATIONAL_FIELDS: Record<string, string[]> = { 'cron-expression': ['note'] };
+
 describe('the case table', () => {
   it('names only registered tools, and covers every mode of each', () => {
     const ids = tools.map(({ def }) => def.id);
@@ -328,7 +335,8 @@ describe.each(tools.map((t) => [t.def.id, t] as const))('%s output', (toolId, to
     it('declares no field that no result carries', () => {
       const declared = Object.keys(object((def.output as JsonSchema).properties));
       const seen = validatorsOf(def).seen;
-      expect(declared.filter((name) => !seen.has(name))).toEqual([]);
+      const situational = SITUATIONAL_FIELDS[toolId] ?? [];
+      expect(declared.filter((name) => !seen.has(name) && !situational.includes(name))).toEqual([]);
     });
   } else {
     // A tool the table does not know yet (a new one): each mode with its basic example's input.
