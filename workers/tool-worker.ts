@@ -4,10 +4,10 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { workerData } from 'node:worker_threads';
 import type { BatchAnswer, PoolWorkerData, RunBatch, RunEnvelope, RunItem } from '../src/shared/envelope.js';
+import { releaseHeapSoon } from '../src/shared/heap-release.js';
 import { RunSlots } from '../src/shared/run-slots.js';
 import type { ToolPrepare, ToolRun } from '../src/shared/tool-def.js';
 import { ToolInputError } from '../src/shared/tool-error.js';
-import { releaseHeapSoon } from './heap-release.js';
 import { installNetworkGuard, NetworkDisabledError } from './network-guard.js';
 
 /**

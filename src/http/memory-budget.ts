@@ -81,8 +81,7 @@ export class MemoryBudget {
   private total = 0;
   private readonly kinds: Record<MemoryKind, number> = { request: 0, run: 0 };
   private readonly byClient = new Map<string, number>();
-  /** Called whenever memory is given back (runs waiting for memory try again). */
-  onRelease: () => void = () => {};
+  private readonly released: (() => void)[] = [];
 
   constructor(public opts: MemoryBudgetOptions) {}
 
@@ -99,6 +98,11 @@ export class MemoryBudget {
   /** Clients (per kind) holding a reservation now: 0 once everything is released. */
   get holders(): number {
     return this.byClient.size;
+  }
+
+  /** Calls `listener` whenever memory is given back (runs waiting for memory try again). */
+  whenReleased(listener: () => void): void {
+    this.released.push(listener);
   }
 
   /** Reserves `bytes`, of which `expectedResults` are results; or says which budget is in use. */
@@ -122,7 +126,7 @@ export class MemoryBudget {
     const mine = (this.byClient.get(key) ?? 0) + delta;
     if (mine > 0) this.byClient.set(key, mine);
     else this.byClient.delete(key);
-    if (delta < 0) this.onRelease();
+    if (delta < 0) for (const listener of this.released) listener();
   }
 }
 

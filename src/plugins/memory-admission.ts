@@ -9,6 +9,7 @@ import {
   type Reservation,
 } from '../http/memory-budget.js';
 import { memoryRefusal, RunMemory } from '../run/run-memory.js';
+import { releaseHeapSoon } from '../shared/heap-release.js';
 import { callerOf } from './api-keys.js';
 
 declare module 'fastify' {
@@ -56,6 +57,12 @@ export default fp<MemoryAdmissionOptions>(
     app.decorate('runMemory', budget ? new RunMemory(budget, env.CAP_WAIT_MS) : null);
     app.decorateRequest('memory', null);
     if (!budget) return;
+    // Bodies and answers are garbage once their requests have ended; V8 kept them for
+    // 20-40 s on an idle API thread. Collected once no request holds memory for a second.
+    const idle = () => budget.held('request') === 0;
+    budget.whenReleased(() => {
+      if (idle()) releaseHeapSoon({ delayMs: 1000, stillIdle: idle });
+    });
     // What the process holds at rest is known once it is ready (its workers started).
     app.addHook('onReady', (done) => {
       budget.opts = budgetFromEnv(env, process.memoryUsage.rss());

@@ -25,9 +25,9 @@ export class RunMemory {
     private readonly budget: MemoryBudget,
     private readonly waitMs: number,
   ) {
-    budget.onRelease = () => {
+    budget.whenReleased(() => {
       for (const wake of this.waiting) wake();
-    };
+    });
   }
 
   /** The run's reservation: at once when it fits (no promise), else after its wait. */
