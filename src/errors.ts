@@ -40,7 +40,7 @@ export const ERROR_TABLE = {
   CONCURRENCY_LIMIT: {
     status: 429,
     otherStatuses: [503],
-    when: 'per-tool or per-client cap on runs in flight (429); the instance is full: queue full or queue wait past its bound (503). Both with `Retry-After`',
+    when: 'per-tool or per-client cap on runs in flight, or the memory share of the client (429); the instance is full: queue full, queue wait past its bound or its memory budget in use (503). Both with `Retry-After`',
   },
   TIMEOUT: {
     status: 504,

@@ -220,7 +220,7 @@ export const ENV_SCHEMA = {
       maximum: 1,
       default: 0.5,
       description:
-        "Share of the memory budget one client's requests may reserve; past it: CONCURRENCY_LIMIT (429)",
+        'Share of the memory budget one client may reserve for its requests, and as much for its runs; past it: CONCURRENCY_LIMIT (429)',
     },
     PUBLIC_BASE_URL: {
       type: 'string',

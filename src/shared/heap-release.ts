@@ -11,14 +11,18 @@ import { runInNewContext } from 'node:vm';
 const GROWTH_BYTES = 32 * 1024 * 1024;
 
 /**
- * V8's gc() for this thread: its flag is process-wide, and only contexts made after it is
- * set get the function, so a fresh context hands it over; no global of the thread (a
- * tool's code) ever sees it. Null where the runtime refuses it: nothing is collected early.
+ * V8's gc() for this thread. Its flag is process-wide and only contexts made after it is
+ * set get the function: a fresh context hands it over, and threads started later (the
+ * workers) find it on their global, where it is emptied before any tool is loaded.
+ * Null where the runtime refuses it: nothing is then collected early.
  */
 const collect = ((): (() => void) | null => {
   try {
     setFlagsFromString('--expose-gc');
-    const gc: unknown = runInNewContext('gc');
+    const global = globalThis as { gc?: unknown };
+    const gc: unknown = typeof global.gc === 'function' ? global.gc : runInNewContext('gc');
+    // V8 makes the property non-configurable but writable: it cannot go, it can be emptied.
+    if (global.gc !== undefined) global.gc = undefined;
     return typeof gc === 'function' ? (gc as () => void) : null;
   } catch {
     return null;

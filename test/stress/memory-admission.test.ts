@@ -1,11 +1,11 @@
 /**
  * Memory admission with the Kubernetes settings (deploy/kubernetes: POOL_THREADS=2,
  * PRESSURE_MAX_RSS_BYTES=900000000, a 1 GiB pod; docs/operations.md, "Memory admission"):
- * five concurrent 4 MB batches of the heaviest conversions, from one address and from five,
- * keep the process's peak resident memory (VmHWM, the kernel's own figure) under the pod's
- * limit with a margin, and every refusal is CONCURRENCY_LIMIT with Retry-After. Before
- * admission the same load peaked at 1,074-1,320 MiB. Real processes, one per case (VmHWM
- * is a process's peak over its life), stopped by PID even when a case fails.
+ * five concurrent 4 MB batches of heavy conversions, from one address and from five, keep
+ * the process's peak resident memory (VmHWM, the kernel's own figure) under the pod's limit
+ * with a margin, and every refusal is CONCURRENCY_LIMIT with Retry-After. Before admission
+ * the same load peaked at 1,108 MiB (one address) and 1,114 MiB (five). Real processes,
+ * one per case (VmHWM is a process's peak over its life), stopped by PID when a case fails.
  */
 
 import { readFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ const DEPLOY = { POOL_THREADS: '2', PRESSURE_MAX_RSS_BYTES: '900000000', SHUTDOW
 /** A run's own bounds, met on a loaded machine by heavy conversions; not memory refusals. */
 const RUN_BOUNDS = ['TIMEOUT', 'BUDGET_EXCEEDED'];
 
-/** A JSON document of about `bytes` bytes: many small records, costly to convert to YAML. */
+/** A JSON document of about `bytes` bytes: many small records, costly to convert. */
 function document(bytes: number): string {
   const rows: string[] = [];
   let size = 2;
@@ -37,9 +37,12 @@ function document(bytes: number): string {
   return `[${rows.join(',')}]`;
 }
 
-/** As many 400 kB conversions to YAML as fit a 4 MB body (the input is escaped in the JSON). */
+/**
+ * As many 0.5 MB conversions to XML (1 MB results each) as fit a 4 MB body (the input is
+ * escaped in the JSON): on the code before admission the five batches peaked at ~1.1 GiB.
+ */
 function heavyBatch(): string {
-  const run = { toolId: 'format-detective', mode: 'convert', a: document(400_000), b: 'yaml' };
+  const run = { toolId: 'format-detective', mode: 'convert', a: document(500_000), b: 'xml' };
   const one = JSON.stringify(run).length;
   return JSON.stringify({ runs: Array.from({ length: Math.floor(4_000_000 / (one + 1)) }, () => run) });
 }
