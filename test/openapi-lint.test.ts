@@ -49,15 +49,19 @@ interface Problem {
   severity: 'error' | 'warning' | 'other';
 }
 
-async function redocly(file: string): Promise<Problem[]> {
-  const args = [bin('@redocly/cli/bin/cli.js'), 'lint', file, '--format=json'];
-  // Exit status 1 when it finds errors: the JSON on stdout says which.
-  const out = await run(process.execPath, args, {
+/** A linter's JSON report on stdout; both exit non-zero when they find errors, the report says which. */
+function lint(args: string[]): Promise<{ stdout: string }> {
+  return run(process.execPath, args, {
     cwd: projectRoot,
     env,
     maxBuffer: 64 << 20,
     timeout: 100_000,
   }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+}
+
+async function redocly(file: string): Promise<Problem[]> {
+  const args = [bin('@redocly/cli/bin/cli.js'), 'lint', file, '--format=json'];
+  const out = await lint(args);
   const report = JSON.parse(out.stdout) as { problems: { ruleId: string; severity: string }[] };
   return report.problems.map((p) => ({
     rule: p.ruleId,
@@ -75,12 +79,7 @@ async function spectral(file: string): Promise<Problem[]> {
     '-f',
     'json',
   ];
-  const out = await run(process.execPath, args, {
-    cwd: projectRoot,
-    env,
-    maxBuffer: 64 << 20,
-    timeout: 100_000,
-  }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+  const out = await lint(args);
   // Spectral severities: 0 error, 1 warning, 2 information, 3 hint.
   const report = JSON.parse(out.stdout.slice(out.stdout.indexOf('['))) as {
     code: string;
