@@ -2,7 +2,16 @@ import jsQRModule from 'jsqr';
 import type { Browser } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, axeViolations, css, run, Session, shot, startHubAndBrowser } from './browser/harness.js';
+import {
+  ARTIFACTS,
+  axeViolations,
+  css,
+  run,
+  Session,
+  shot,
+  startHubAndBrowser,
+  stopHubAndBrowser,
+} from './browser/harness.js';
 import { apiKeysFile, policyFile } from './helpers.js';
 import { type Instance, startInstance, stopInstance } from './server-process.js';
 
@@ -22,11 +31,7 @@ beforeAll(async () => {
   s = await Session.start(browser, hub.base);
 });
 afterAll(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    await stopInstance(hub);
-  }
+  await stopHubAndBrowser(hub, browser);
 });
 
 const label = (text: string | RegExp) => s.page.getByLabel(text);

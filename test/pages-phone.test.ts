@@ -1,7 +1,15 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, css, run, Session, shot, startHubAndBrowser } from './browser/harness.js';
-import { type Instance, stopInstance } from './server-process.js';
+import {
+  ARTIFACTS,
+  css,
+  run,
+  Session,
+  shot,
+  startHubAndBrowser,
+  stopHubAndBrowser,
+} from './browser/harness.js';
+import type { Instance } from './server-process.js';
 
 /** The tool pages as read on a 390 px phone (docs/api.md, "Tool pages"). */
 const PHONE = 390;
@@ -13,11 +21,7 @@ beforeAll(async () => {
   s = await Session.start(browser, hub.base);
 });
 afterAll(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    await stopInstance(hub);
-  }
+  await stopHubAndBrowser(hub, browser);
 });
 
 const height = (page: Session['page']) =>

@@ -27,6 +27,18 @@ export async function launch(): Promise<Browser> {
   });
 }
 
+/** Stops what startHubAndBrowser started (either may be missing after a failed start). */
+export async function stopHubAndBrowser(
+  hub: Instance | undefined,
+  browser: Browser | undefined,
+): Promise<void> {
+  try {
+    await browser?.close();
+  } finally {
+    await stopInstance(hub);
+  }
+}
+
 /**
  * A hub and a browser started at once. Whichever fails, the other is stopped before the
  * error is thrown: a browser that cannot launch must never leave a hub running.
