@@ -234,7 +234,7 @@ describe('OpenAPI document', () => {
 
   it('matches real answers: success, error and rate-limited', async () => {
     const ok = await app.inject({ url: '/api/tools/run?toolId=token-counter&a=hi' });
-    conforms('ToolRunSuccess', ok.json());
+    conforms('TokenCounterRunSuccess', ok.json());
     const bad = await app.inject({ url: '/api/tools/run?toolId=token-counter&a=hi&mode=nope' });
     conforms('ToolRunError', bad.json());
     const file = await policyFile({ tools: { 'qr-code': { limit: 1, burst: 0 } } });

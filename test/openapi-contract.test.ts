@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { decodeHTML } from 'entities';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanTools } from '../src/registry.js';
@@ -159,4 +162,42 @@ describe('the other operations', () => {
     const many = Array.from({ length: 50 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' }));
     await mcp(many, era, 413);
   }, 120_000);
+
+  it('shutting down: health, readiness, metrics and runs answer the documented 503', async () => {
+    const closing = await buildTestApp();
+    await closing.close();
+    // A connection kept alive from before SIGTERM still reaches the router after close has
+    // begun; the closed instance's router, served on its own socket, is that connection.
+    const side = createServer(closing.routing).listen(0, '127.0.0.1');
+    await once(side, 'listening');
+    try {
+      const base = `http://127.0.0.1:${(side.address() as AddressInfo).port}`;
+      for (const [method, path, url] of [
+        ['GET', '/healthz', '/healthz'],
+        ['GET', '/readyz', '/readyz'],
+        ['GET', '/metrics', '/metrics'],
+        ['GET', '/api/tools/run/', '/api/tools/run/?toolId=fx-echo&a=x'],
+        ['POST', '/api/tools/batch/', '/api/tools/batch/'],
+      ] as const) {
+        const res = await fetch(`${base}${url}`, {
+          method,
+          ...(method === 'POST'
+            ? { body: '{"runs":[]}', headers: { 'content-type': 'application/json' } }
+            : {}),
+        });
+        const answer = {
+          statusCode: res.status,
+          headers: Object.fromEntries(res.headers),
+          body: await res.text(),
+        };
+        expect(answer.statusCode, `${url}: ${answer.body}`).toBe(503);
+        expect(JSON.parse(answer.body)).toMatchObject({ ok: false, errorCode: 'CONCURRENCY_LIMIT' });
+        expect(res.headers.get('retry-after')).toBe('1');
+        conforms(method, path, answer);
+      }
+    } finally {
+      side.close();
+      side.closeAllConnections();
+    }
+  });
 });

@@ -1,5 +1,3 @@
-import { BATCH_PATH } from '../routes/batch.js';
-
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** The batch endpoint's request and answer schemas (components of the OpenAPI document). */
@@ -28,39 +26,19 @@ export function batchSchemas(maxRuns: number): Record<string, unknown> {
         results: {
           type: 'array',
           description: 'Each run as it alone would have answered, with its own runtime and rateLimit',
+          // Each success is the named tool's (ToolRunSuccessByTool), so a generated client
+          // reads a typed result; `ok` tells a success from a ToolRunError.
           items: {
             oneOf: [
-              { allOf: [ref('ToolRunSuccess'), { properties: { rateLimit: ref('RateLimit') } }] },
+              {
+                allOf: [
+                  ref('ToolRunSuccessByTool'),
+                  { type: 'object', required: ['rateLimit'], properties: { rateLimit: ref('RateLimit') } },
+                ],
+              },
               ref('ToolRunError'),
             ],
           },
-        },
-      },
-    },
-  };
-}
-
-/** `POST /api/tools/batch/`: up to `maxRuns` runs in one request. */
-export function batchPath(maxRuns: number): Record<string, unknown> {
-  return {
-    [BATCH_PATH]: {
-      post: {
-        tags: ['runtime'],
-        operationId: 'runBatch',
-        summary: `Up to ${maxRuns} runs in one request, each charged under its own tool's policy`,
-        description:
-          'Each run is answered as it alone would have been, in request order, with its own runtime and rateLimit (docs/api.md, "Batch runs").',
-        requestBody: { required: true, content: { 'application/json': { schema: ref('BatchRequest') } } },
-        responses: {
-          200: {
-            description: 'Every run answered',
-            content: { 'application/json': { schema: ref('BatchAnswer') } },
-          },
-          400: { $ref: '#/components/responses/Error400' },
-          401: { $ref: '#/components/responses/Error401' },
-          413: { $ref: '#/components/responses/Error413' },
-          429: { $ref: '#/components/responses/Error429' },
-          503: { $ref: '#/components/responses/Error503' },
         },
       },
     },

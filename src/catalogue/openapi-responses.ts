@@ -27,7 +27,7 @@ export const HEADERS = {
   },
 };
 
-const RATE_HEADERS = {
+export const RATE_HEADERS = {
   RateLimit: hdr('RateLimit'),
   'RateLimit-Policy': hdr('RateLimit-Policy'),
   'X-RateLimit-Limit': hdr('X-RateLimit-Limit'),

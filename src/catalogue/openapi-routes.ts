@@ -7,7 +7,12 @@ import { ref } from './openapi-responses.js';
  * (by identity) to its name, so a declared schema is referenced, not copied.
  */
 export function routePaths(docs: RouteDoc[], named: Map<object, string>): Record<string, unknown> {
-  const schemaOf = (schema: object) => (named.has(schema) ? ref(named.get(schema)!) : schema);
+  const schemaOf = (schema: object): object => {
+    if (named.has(schema)) return ref(named.get(schema)!);
+    // A union of named schemas (readyz's 503: Readiness or the shutdown's ToolRunError).
+    const { anyOf } = schema as { anyOf?: object[] };
+    return anyOf ? { ...schema, anyOf: anyOf.map(schemaOf) } : schema;
+  };
   const content = (a: AnswerDoc) => {
     const out: Record<string, unknown> = {};
     if (a.schema) out['application/json'] = { schema: schemaOf(a.schema) };
@@ -24,15 +29,18 @@ export function routePaths(docs: RouteDoc[], named: Map<object, string>): Record
       operationId: doc.operationId,
       summary: doc.summary,
       description: doc.description,
-      ...(doc.params
+      ...(doc.params || doc.query
         ? {
-            parameters: doc.params.map((p) => ({
-              name: p.name,
-              in: 'path',
-              required: true,
-              description: p.description,
-              schema: { type: 'string' },
-            })),
+            parameters: [
+              ...(doc.params ?? []).map((p) => ({
+                name: p.name,
+                in: 'path',
+                required: true,
+                description: p.description,
+                schema: { type: 'string' },
+              })),
+              ...(doc.query ?? []).map((q) => ({ ...q, in: 'query' })),
+            ],
           }
         : {}),
       ...(doc.body
@@ -45,7 +53,8 @@ export function routePaths(docs: RouteDoc[], named: Map<object, string>): Record
           }
         : {}),
       responses: Object.fromEntries(
-        Object.entries(doc.answers).map(([status, a]) => {
+        Object.entries(doc.answers as Record<number, AnswerDoc>).map(([status, a]) => {
+          if (a.shared) return [status, { $ref: `#/components/responses/${a.shared}` }];
           const body = content(a);
           return [
             status,

@@ -1,4 +1,3 @@
-import { RUNTIME_SCHEMAS } from '../run/runtime-input.js';
 import type { ToolDefinition, ToolEndpoint } from '../shared/tool-def.js';
 import { ref, runResponses } from './openapi-responses.js';
 
@@ -39,8 +38,10 @@ export function toolSchemas(defs: ToolDefinition[]): Record<string, unknown> {
   const schemas: Record<string, unknown> = {};
   for (const def of defs) {
     schemas[resultName(def)] = { ...structuredClone(def.output), description: `The result of ${def.name}` };
+    // The contract's ToolRunSuccess with this tool's result: a generated client reads typed fields.
     schemas[successName(def)] = {
       type: 'object',
+      description: `A ToolRunSuccess of ${def.name}`,
       required: ['ok', 'result', 'runtime'],
       properties: {
         ok: { const: true },
@@ -119,46 +120,4 @@ export function dedicatedPath(def: ToolDefinition, ep: ToolEndpoint): Record<str
     };
   }
   return ops;
-}
-
-/** `/api/tools/run/`: any tool by toolId, from the query or a nested or flat JSON body. */
-export function runtimePath(toolIds: string[]) {
-  const q = (name: string, required: boolean, description: string, schema: object = { type: 'string' }) => ({
-    name,
-    in: 'query',
-    required,
-    description,
-    schema,
-  });
-  const responses = runResponses('ToolRunSuccessByTool', "The run succeeded: the tool's success answer");
-  return {
-    get: {
-      tags: ['runtime'],
-      operationId: 'runToolGet',
-      summary: 'Run a tool by toolId (query parameters)',
-      description: "a, b and c are the tool's fields in its order (docs/api.md, dedicated endpoints table).",
-      parameters: [
-        q('toolId', true, 'The tool to run', { enum: toolIds }),
-        q('a', false, "The tool's main input (required by every tool's runtime contract)"),
-        q('b', false, 'Second input, per tool'),
-        q('c', false, 'Third input, per tool'),
-        q('mode', false, 'Tool mode; default the first of the tool'),
-        q('source', false, 'Who is calling', RUNTIME_SCHEMAS.RuntimeRequestFlat.properties.source),
-      ],
-      responses,
-    },
-    post: {
-      tags: ['runtime'],
-      operationId: 'runToolPost',
-      summary: 'Run a tool by toolId (nested or flat JSON body)',
-      description: "a, b and c are the tool's fields in its order; numbers are taken as their text.",
-      requestBody: {
-        required: true,
-        content: {
-          'application/json': { schema: { oneOf: [ref('RuntimeRequestNested'), ref('RuntimeRequestFlat')] } },
-        },
-      },
-      responses,
-    },
-  };
 }

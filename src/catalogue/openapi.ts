@@ -1,37 +1,37 @@
 import { ERROR_CODES, ERROR_TABLE, errorTableMarkdown } from '../errors.js';
-import { BATCH_PATH } from '../routes/batch.js';
 import { ROUTE_DOCS } from '../routes/route-docs.js';
+import { BATCH_PATH, batchRouteDoc, runtimeRouteDocs } from '../routes/tool-route-docs.js';
 import { RUNTIME_SCHEMAS } from '../run/runtime-input.js';
 import { type CatalogueContext, RUNTIME_PATH } from './descriptor.js';
 import { forGenerators } from './for-generators.js';
 import { MCP_SCHEMAS } from './mcp-schemas.js';
-import { batchPath, batchSchemas, SECURITY_SCHEMES, TOOL_SECURITY } from './openapi-batch.js';
+import { batchSchemas, SECURITY_SCHEMES, TOOL_SECURITY } from './openapi-batch.js';
 import { errorResponses, HEADERS } from './openapi-responses.js';
 import { routePaths } from './openapi-routes.js';
-import { dedicatedPath, runtimePath, toolRequestBodies, toolSchemas } from './openapi-tools.js';
+import { dedicatedPath, toolRequestBodies, toolSchemas } from './openapi-tools.js';
 import { RESPONSE_SCHEMAS } from './schemas.js';
 
 /**
  * The hub's OpenAPI 3.1 document, generated from the tool modules, from the same schemas
  * that validate requests (each tool's input schema, the runtime body schemas), from each
- * tool's result schema, from the route declarations that register the other routes
- * (src/routes/route-docs.ts) and from the error table. Nothing in it is written by hand
+ * tool's result schema, from the declarations that register the routes (the tools'
+ * `endpoints`, src/routes/tool-route-docs.ts, src/routes/route-docs.ts) and from the error table. Nothing in it is written by hand
  * per tool; test/openapi-routes.test.ts checks every served route has its operation.
  */
 export function buildOpenApi(ctx: CatalogueContext, version: string) {
   const maxRuns = ctx.batchMaxRuns ?? 20;
   const defs = [...ctx.tools.values()].map((t) => t.def).sort((a, b) => a.id.localeCompare(b.id));
-  const named = { ...RESPONSE_SCHEMAS, ...MCP_SCHEMAS };
+  // Every success is a tool's own (XRunSuccess, ToolRunSuccessByTool): the untyped
+  // ToolRunSuccess of the contract has no answer left to describe.
+  const { ToolRunSuccess: _untyped, ...answers } = RESPONSE_SCHEMAS;
+  const named = { ...answers, ...MCP_SCHEMAS };
   const schemas: Record<string, unknown> = {
     ...named,
     ...RUNTIME_SCHEMAS,
     ...batchSchemas(maxRuns),
     ...toolSchemas(defs),
   };
-  const paths: Record<string, Record<string, Record<string, unknown>>> = {
-    [RUNTIME_PATH]: runtimePath(defs.map((d) => d.id)),
-    ...(batchPath(maxRuns) as Record<string, Record<string, Record<string, unknown>>>),
-  };
+  const paths: Record<string, Record<string, Record<string, unknown>>> = {};
   const toolPaths = new Set([RUNTIME_PATH, BATCH_PATH, '/mcp']);
   for (const def of defs) {
     for (const ep of def.endpoints) {
@@ -40,7 +40,9 @@ export function buildOpenApi(ctx: CatalogueContext, version: string) {
     }
   }
   const nameOf = new Map<object, string>(Object.entries(named).map(([name, schema]) => [schema, name]));
-  Object.assign(paths, routePaths(Object.values(ROUTE_DOCS), nameOf));
+  const runtime = runtimeRouteDocs(defs.map((d) => d.id));
+  const declared = [runtime.get, runtime.post, batchRouteDoc(maxRuns), ...Object.values(ROUTE_DOCS)];
+  Object.assign(paths, routePaths(declared, nameOf));
   // Routes that run tools take an API key when keys are on (docs/operations.md, "Securing the
   // hub"); the others never ask for one.
   for (const [path, ops] of Object.entries(paths)) {

@@ -6,9 +6,8 @@ import { fromGeneric } from '../run/input.js';
 import type { RunResult } from '../run/run-types.js';
 import { SOURCES, type Source } from '../run/run-types.js';
 import { readRuntimeCall } from '../run/runtime-input.js';
-
-/** The batch endpoint, declared once for fastify and the OpenAPI document. */
-export const BATCH_PATH = '/api/tools/batch/';
+import { routeSchema } from './route-doc.js';
+import { batchRouteDoc } from './tool-route-docs.js';
 
 /**
  * `POST /api/tools/batch/` (docs/api.md, "Batch runs"): `{runs: [generic runtime bodies],
@@ -19,7 +18,8 @@ export const BATCH_PATH = '/api/tools/batch/';
  * have answered, with its own `runtime` and `rateLimit`.
  */
 export default async function batchRoutes(app: FastifyInstance, opts: { maxRuns: number }): Promise<void> {
-  app.post(BATCH_PATH, { config: { toolSurface: true } }, async (request, reply) => {
+  const doc = batchRouteDoc(opts.maxRuns);
+  app.post(doc.url, { config: { toolSurface: true }, schema: routeSchema(doc) }, async (request, reply) => {
     const { runs, source } = readBatch(request.body, opts.maxRuns);
     const caller = callerOf(request);
     // Junk inside a 200 costs its sender as a 400 would: one refusal per refused item.

@@ -8,15 +8,21 @@ export interface AnswerDoc {
   /**
    * The handler sends this body already serialised (the catalogue's bytes built at boot, a
    * ToolRunError from the error handler): fastify gets no serialiser for it, and the schema
-   * only documents it; test/openapi-contract.test.ts checks real answers against it.
+   * only documents it (or the handler's object goes through plain JSON.stringify);
+   * test/openapi-contract.test.ts checks real answers against it.
    */
   prebuilt?: true;
   /** Non-JSON answer: its media type (text/markdown, text/plain, application/yaml). */
   type?: string;
   /** Further media types of the same answer and their schemas (text/event-stream on /mcp). */
   otherTypes?: Record<string, object>;
-  /** Response headers worth naming (Allow on a 405). */
-  headers?: Record<string, { description: string; schema: object }>;
+  /** Response headers worth naming (Allow on a 405), written out or as `$ref`s to the document's headers. */
+  headers?: Record<string, object>;
+  /**
+   * The answer is one of the document's shared responses (`Error400`…, one per status of the
+   * error table): named, not restated, and its description is the shared one.
+   */
+  shared?: string;
 }
 
 /** A path parameter: its name (`{name}` in the URL) and what it is. */
@@ -25,11 +31,19 @@ export interface ParamDoc {
   description: string;
 }
 
+/** A query parameter: a path parameter's fields, whether it is required, and its schema. */
+export interface QueryDoc extends ParamDoc {
+  required: boolean;
+  schema: object;
+}
+
 /**
- * A route other than the tools' (catalogue, health, metrics, MCP), declared once: fastify
- * registers it at `routePath(url)` with its `schema` (the JSON answers it serialises), and the
- * OpenAPI document is built from the same declaration (src/catalogue/openapi-routes.ts), so a
- * route cannot be served without its description (test/openapi-routes.test.ts checks both ways).
+ * A route other than a tool's dedicated endpoints (runtime, batch, catalogue, health, metrics,
+ * MCP), declared once: fastify registers it at `routePath(url)` with its `schema` (the JSON
+ * answers it serialises), and the OpenAPI document is built from the same declaration
+ * (src/catalogue/openapi-routes.ts), so a route cannot be served without its description
+ * (test/openapi-routes.test.ts checks both ways). The dedicated endpoints are declared by the
+ * tools' own `endpoints`, which give both their routes and their operations.
  */
 export interface RouteDoc {
   method: 'GET' | 'POST';
@@ -38,8 +52,9 @@ export interface RouteDoc {
   operationId: string;
   summary: string;
   description: string;
-  tag: 'catalogue' | 'operations' | 'mcp';
+  tag: 'runtime' | 'catalogue' | 'operations' | 'mcp';
   params?: ParamDoc[];
+  query?: QueryDoc[];
   /** The request body, where the route takes one (JSON). */
   body?: { description: string; schema: object };
   answers: Record<number, AnswerDoc>;

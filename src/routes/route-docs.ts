@@ -15,6 +15,11 @@ const refused = {
   429: hubError('Too many refused requests from this client (RATE_LIMITED, Retry-After)'),
   503: hubError('Shedding load or shutting down (CONCURRENCY_LIMIT, Retry-After)'),
 };
+/**
+ * A request that reaches the hub while it shuts down (a kept-alive connection after SIGTERM)
+ * is answered this on every route, health and metrics included (docs/operations.md, "Shutdown").
+ */
+const shuttingDown = hubError('Shutting down (CONCURRENCY_LIMIT, Retry-After, Connection: close)');
 const toolIdParam = { name: 'toolId', description: 'A toolId of the skills index' };
 
 /** Every route of the hub that is not a tool's, with what it answers (see route-doc.ts). */
@@ -107,7 +112,7 @@ export const ROUTE_DOCS = {
     summary: 'Alive',
     description: 'The process answers; exempt from the junk limit and load shedding.',
     tag: 'operations',
-    answers: { 200: { description: 'Alive', schema: RESPONSE_SCHEMAS.Health } },
+    answers: { 200: { description: 'Alive', schema: RESPONSE_SCHEMAS.Health }, 503: shuttingDown },
   },
   readyz: {
     method: 'GET',
@@ -121,7 +126,12 @@ export const ROUTE_DOCS = {
         description: 'Ready (or degraded: serving on the insurance limiter)',
         schema: RESPONSE_SCHEMAS.Readiness,
       },
-      503: { description: 'Not ready, or shedding load', schema: RESPONSE_SCHEMAS.Readiness },
+      503: {
+        description: 'Not ready or shedding load (Readiness); shutting down (a ToolRunError)',
+        schema: { anyOf: [RESPONSE_SCHEMAS.Readiness, RESPONSE_SCHEMAS.ToolRunError] },
+        // A union fastify's serialiser cannot resolve ($refs inside): plain JSON.stringify.
+        prebuilt: true,
+      },
     },
   },
   metrics: {
@@ -132,7 +142,7 @@ export const ROUTE_DOCS = {
     description:
       'For a Prometheus scrape (docs/operations.md); exempt from the junk limit and load shedding.',
     tag: 'operations',
-    answers: { 200: { description: 'Prometheus text format', type: 'text/plain' } },
+    answers: { 200: { description: 'Prometheus text format', type: 'text/plain' }, 503: shuttingDown },
   },
   ...MCP_ROUTE_DOCS,
 } as const satisfies Record<string, RouteDoc>;

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RUNTIME_PATH } from '../catalogue/descriptor.js';
 import { callerOf } from '../plugins/api-keys.js';
 import { fromGeneric } from '../run/input.js';
 import { readRuntimeCall } from '../run/runtime-input.js';
+import { routeSchema } from './route-doc.js';
 import { sendRun } from './send-run.js';
+import { runtimeRouteDocs } from './tool-route-docs.js';
 
 /** The generic runtime endpoint, `/api/tools/run/` (docs/api.md): GET query or POST body. */
 export default async function runtimeRoutes(app: FastifyInstance): Promise<void> {
@@ -21,6 +22,7 @@ export default async function runtimeRoutes(app: FastifyInstance): Promise<void>
     return sendRun(reply, result);
   };
   const config = { toolSurface: true };
-  app.get(RUNTIME_PATH, { config }, handler('query'));
-  app.post(RUNTIME_PATH, { config }, handler('body'));
+  const docs = runtimeRouteDocs([...app.tools.keys()]);
+  app.get(docs.get.url, { config, schema: routeSchema(docs.get) }, handler('query'));
+  app.post(docs.post.url, { config, schema: routeSchema(docs.post) }, handler('body'));
 }

@@ -1,0 +1,79 @@
+import { RUNTIME_PATH } from '../catalogue/descriptor.js';
+import { ERROR_STATUSES, RATE_HEADERS, ref } from '../catalogue/openapi-responses.js';
+import { RUNTIME_SCHEMAS } from '../run/runtime-input.js';
+import type { AnswerDoc, QueryDoc, RouteDoc } from './route-doc.js';
+
+/** The batch endpoint (docs/api.md, "Batch runs"). */
+export const BATCH_PATH = '/api/tools/batch/';
+
+/**
+ * The routes that run tools by toolId, declared once (see route-doc.ts): src/routes/runtime.ts
+ * and src/routes/batch.ts register these declarations, and the OpenAPI document describes
+ * them. Their answers are sent prebuilt (the worker's JSON), so fastify gets no serialiser.
+ */
+const shared = (status: number): AnswerDoc => ({ description: `Error${status}`, shared: `Error${status}` });
+const errors = (statuses: readonly number[]) =>
+  Object.fromEntries(statuses.map((s) => [s, shared(s)])) as Record<number, AnswerDoc>;
+const runBody = { oneOf: [ref('RuntimeRequestNested'), ref('RuntimeRequestFlat')] };
+
+/** `GET` and `POST /api/tools/run/`: any tool by toolId; the 200 is the named tool's success. */
+export function runtimeRouteDocs(toolIds: readonly string[]): { get: RouteDoc; post: RouteDoc } {
+  const q = (name: string, required: boolean, description: string, schema: object = { type: 'string' }) =>
+    ({ name, required, description, schema }) satisfies QueryDoc;
+  const answers = {
+    200: {
+      description: "The run succeeded: the tool's success answer",
+      schema: ref('ToolRunSuccessByTool'),
+      prebuilt: true,
+      headers: RATE_HEADERS,
+    },
+    ...errors(ERROR_STATUSES),
+  } satisfies Record<number, AnswerDoc>;
+  return {
+    get: {
+      method: 'GET',
+      url: RUNTIME_PATH,
+      operationId: 'runToolGet',
+      summary: 'Run a tool by toolId (query parameters)',
+      description: "a, b and c are the tool's fields in its order (docs/api.md, dedicated endpoints table).",
+      tag: 'runtime',
+      query: [
+        q('toolId', true, 'The tool to run', { enum: [...toolIds] }),
+        q('a', false, "The tool's main input (required by every tool's runtime contract)"),
+        q('b', false, 'Second input, per tool'),
+        q('c', false, 'Third input, per tool'),
+        q('mode', false, 'Tool mode; default the first of the tool'),
+        q('source', false, 'Who is calling', RUNTIME_SCHEMAS.RuntimeRequestFlat.properties.source),
+      ],
+      answers,
+    },
+    post: {
+      method: 'POST',
+      url: RUNTIME_PATH,
+      operationId: 'runToolPost',
+      summary: 'Run a tool by toolId (nested or flat JSON body)',
+      description: "a, b and c are the tool's fields in its order; numbers are taken as their text.",
+      tag: 'runtime',
+      body: { description: 'A generic runtime body, nested or flat', schema: runBody },
+      answers,
+    },
+  };
+}
+
+/** `POST /api/tools/batch/`: up to `maxRuns` runs in one request, each answered as it alone would be. */
+export function batchRouteDoc(maxRuns: number): RouteDoc {
+  return {
+    method: 'POST',
+    url: BATCH_PATH,
+    operationId: 'runBatch',
+    summary: `Up to ${maxRuns} runs in one request, each charged under its own tool's policy`,
+    description:
+      'Each run is answered as it alone would have been, in request order, with its own runtime and rateLimit (docs/api.md, "Batch runs").',
+    tag: 'runtime',
+    body: { description: 'The runs, and a source for those that do not say', schema: ref('BatchRequest') },
+    answers: {
+      200: { description: 'Every run answered', schema: ref('BatchAnswer'), prebuilt: true },
+      ...errors([400, 401, 413, 415, 429, 503]),
+    },
+  };
+}
