@@ -26,6 +26,7 @@ import pressurePlugin from './plugins/pressure.js';
 import refusalsPlugin from './plugins/refusals.js';
 import runnerPlugin from './plugins/runner.js';
 import uploadLimitPlugin from './plugins/upload-limit.js';
+import { LOWERED_DEADLINE_FACTOR } from './pool/pool.js';
 import { scanTools } from './registry.js';
 import batchRoutes from './routes/batch.js';
 import dedicatedRoutes from './routes/dedicated.js';
@@ -140,6 +141,10 @@ export async function buildApp(options: BuildOptions = {}) {
     prefix: env.REDIS_PREFIX,
     commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
     capWaitMs: env.CAP_WAIT_MS,
+    // A lease on a client's slot lives as long as its run can: the waits for the tool's cap
+    // and for memory, the pool's queue, and a lowered run's wall-time bound, plus the answer.
+    leaseMs: (policy) =>
+      2 * env.CAP_WAIT_MS + env.QUEUE_WAIT_MS + LOWERED_DEADLINE_FACTOR * policy.timeoutMs + 5000,
   });
   await app.register(poolPlugin, {
     threads: env.POOL_THREADS,

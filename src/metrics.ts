@@ -42,7 +42,13 @@ export class HubMetrics {
   readonly batchRuns: Histogram;
   readonly limiterFallbacks: Counter<'reason'>;
 
-  constructor(opts: { pool: () => PoolStats; storeDegraded: () => number; storeMode: string }) {
+  constructor(opts: {
+    pool: () => PoolStats;
+    storeDegraded: () => number;
+    storeMode: string;
+    /** Leases this instance holds on clients' slots in Redis, by tool, and releases waiting for Redis. */
+    leases?: () => { held: ReadonlyMap<string, number>; unreleased: number };
+  }) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     // Gauges may not end in `_total` (promtool check metrics); the per-type gauges of the
@@ -147,6 +153,24 @@ export class HubMetrics {
       `1 while the limiter store (${opts.storeMode}) is unreachable and the in-process insurance counts`,
       opts.storeDegraded,
     );
+    const leases = opts.leases;
+    if (leases) {
+      new Gauge({
+        name: 'toolhub_client_leases_held',
+        help: "Leases this instance holds on clients' concurrency slots in Redis, by tool",
+        labelNames: ['tool'],
+        registers,
+        collect() {
+          this.reset();
+          for (const [tool, n] of leases().held) if (n > 0) this.labels(tool).set(n);
+        },
+      });
+      gauge(
+        'toolhub_client_lease_releases_pending',
+        'Lease releases that failed while Redis was away, given back when it answers again',
+        () => leases().unreleased,
+      );
+    }
   }
 
   recordRun(run: RunRecord): void {

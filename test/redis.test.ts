@@ -114,8 +114,8 @@ describe('admission checks batched per event-loop turn', () => {
           ip,
         ).toHaveLength(5);
       }
-      // Every slot was given back (the key is deleted at zero); the budget was charged.
-      await expect.poll(() => redis.keys(`${prefix}inflight:*`)).toEqual([]);
+      // Every lease was given back (the key is deleted when empty); the budget was charged.
+      await expect.poll(() => redis.keys(`${prefix}lease:*`)).toEqual([]);
       const budgets = await redis.mget(clients.map((ip) => `${prefix}budget:{fx-sleep:${ip}}`));
       for (const used of budgets) expect(Number(used)).toBeGreaterThanOrEqual(3 * 200);
     } finally {

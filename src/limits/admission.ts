@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type { ToolPolicy } from '../config/policy.js';
 import { budgetKey, slotKey } from './keys.js';
-import type { AdmitReply, AdmitRequest, RedisBatch } from './redis-batch.js';
+import type { AdmitReply, AdmitRequest, RedisBatch, ReleaseRequest } from './redis-batch.js';
 import type { LimiterRedis } from './redis-client.js';
 
 /** Why a run was not admitted, with when to retry. */
@@ -10,13 +11,22 @@ export type AdmitRefusal = {
   retryAfterSec: number;
 };
 
-/** A per-client concurrency slot; released (and the run's worker time charged) after the run. */
+/**
+ * A run's lease on one of its client's concurrency slots; given back (and the run's worker
+ * time charged) after the run. In Redis it expires on its own at its deadline, so a lease
+ * whose release never arrives frees its slot without anyone's help.
+ */
 export interface AdmissionLease {
   readonly toolId: string;
   readonly client: string;
-  /** Where the slot was taken, so it is given back to the same store. */
+  /** Where the lease was taken, so it is given back to the same store. */
   readonly store: 'redis' | 'memory';
+  /** The lease's id in Redis (unique per admission); '' in-process. */
+  readonly id: string;
 }
+
+/** Releases that could not reach Redis, kept to give back once it answers again (bounded). */
+const MAX_UNRELEASED = 10_000;
 
 interface Window {
   used: number;
@@ -32,22 +42,34 @@ interface Window {
 export class Admission {
   private readonly budgets = new Map<string, Window>();
   private readonly inFlight = new Map<string, number>();
+  /** Lease ids: this instance's random part and a counter, unique across the fleet. */
+  private readonly idPrefix = randomBytes(6).toString('base64url');
+  private leases = 0;
+  /** Leases whose release failed while Redis was away: given back when it answers again. */
+  private unreleased: ReleaseRequest[] = [];
+  /** Leases this instance holds in Redis, by tool (the slots-held metric). */
+  readonly held = new Map<string, number>();
 
   constructor(
     private readonly redis: LimiterRedis | null,
     private readonly prefix: string,
     private readonly batch: RedisBatch | null,
+    /** A lease's life unless released: the run's longest life in the hub. */
+    readonly leaseMs: (policy: ToolPolicy) => number,
   ) {}
+
+  /** A fresh lease id. */
+  nextLeaseId(): string {
+    this.leases = (this.leases + 1) % Number.MAX_SAFE_INTEGER;
+    return `${this.idPrefix}${this.leases.toString(36)}`;
+  }
 
   async admit(toolId: string, client: string, policy: ToolPolicy): Promise<AdmissionLease | AdmitRefusal> {
     if (this.batch && this.redis?.usable()) {
       try {
-        return this.fromReply(
-          toolId,
-          client,
-          policy,
-          await this.batch.admit(this.request(toolId, client, policy)),
-        );
+        const request = this.request(toolId, client, policy);
+        const reply = await this.batch.admit(request);
+        return this.fromReply(toolId, client, policy, request.leaseId, reply);
       } catch (err) {
         this.redis.failed(`admission: ${(err as Error).message}`);
       }
@@ -62,7 +84,8 @@ export class Admission {
       slotKey: this.slotKey(toolId, client),
       budgetMs: policy.computeBudgetMs,
       maxInFlight: policy.maxInFlightPerClient,
-      slotTtlMs: slotTtlMs(policy),
+      leaseMs: this.leaseMs(policy),
+      leaseId: this.nextLeaseId(),
     };
   }
 
@@ -71,28 +94,36 @@ export class Admission {
     toolId: string,
     client: string,
     policy: ToolPolicy,
+    leaseId: string,
     [used, pttl, n]: AdmitReply,
   ): AdmissionLease | AdmitRefusal {
     if (used >= policy.computeBudgetMs) return budgetSpent(policy, pttl);
     if (n < 0) return concurrencyCap(policy);
-    return { toolId, client, store: 'redis' };
+    this.held.set(toolId, (this.held.get(toolId) ?? 0) + 1);
+    if (this.unreleased.length) this.retryReleases();
+    return { toolId, client, store: 'redis', id: leaseId };
   }
 
   /** Frees the slot and charges `workerMs` to the client's budget. Never throws. */
   async release(lease: AdmissionLease, policy: ToolPolicy, workerMs: number): Promise<void> {
     const charged = Math.ceil(workerMs);
     if (lease.store === 'redis' && this.batch && this.redis) {
-      const err = await this.batch.release({
+      this.held.set(lease.toolId, (this.held.get(lease.toolId) ?? 1) - 1);
+      const request: ReleaseRequest = {
         budgetKey: this.budgetKey(lease.toolId, lease.client),
         slotKey: this.slotKey(lease.toolId, lease.client),
         chargedMs: charged,
         windowMs: policy.windowSec * 1000,
-      });
+        leaseId: lease.id,
+      };
+      const err = await this.batch.release(request);
       if (err) {
-        // The slot expires by its TTL; the charge goes to the in-process window.
+        // The charge goes to the in-process window; the lease is given back once Redis
+        // answers again (or frees itself at its deadline, whichever comes first).
         this.redis.failed(`admission release: ${(err as Error).message}`);
         this.charge(lease.toolId, lease.client, policy, charged);
-      }
+        if (this.unreleased.length < MAX_UNRELEASED) this.unreleased.push({ ...request, chargedMs: 0 });
+      } else if (this.unreleased.length) this.retryReleases();
       return;
     }
     const key = `${lease.toolId}\0${lease.client}`;
@@ -110,7 +141,23 @@ export class Admission {
     const n = this.inFlight.get(key) ?? 0;
     if (n >= policy.maxInFlightPerClient) return concurrencyCap(policy);
     this.inFlight.set(key, n + 1);
-    return { toolId, client, store: 'memory' };
+    return { toolId, client, store: 'memory', id: '' };
+  }
+
+  /** Gives back the leases whose release failed during an outage; those failing again wait for the next try. */
+  private retryReleases(): void {
+    const pending = this.unreleased;
+    this.unreleased = [];
+    for (const request of pending) {
+      void this.batch!.release(request).then((err) => {
+        if (err && this.unreleased.length < MAX_UNRELEASED) this.unreleased.push(request);
+      });
+    }
+  }
+
+  /** Releases waiting for Redis to answer again. */
+  get unreleasedCount(): number {
+    return this.unreleased.length;
   }
 
   private charge(toolId: string, client: string, policy: ToolPolicy, ms: number): void {
@@ -140,11 +187,6 @@ export class Admission {
   private slotKey(toolId: string, client: string): string {
     return slotKey(this.prefix, toolId, client);
   }
-}
-
-/** A slot outlives its run only if an instance dies mid-run; then it expires. */
-export function slotTtlMs(policy: ToolPolicy): number {
-  return policy.timeoutMs * 4 + 30_000;
 }
 
 function budgetSpent(policy: ToolPolicy, msLeft: number): AdmitRefusal {

@@ -2,8 +2,8 @@
  * The limiter's Redis keys, named once. The rate-limit counters are rate-limiter-flexible's
  * own layout (`<keyPrefix>:<client>` with keyPrefix `<prefix>rl:<name>`), so the library and
  * the batched check count on the same keys. The budget and slot keys carry a hash tag (the
- * braces): both keys of one client and tool share a Redis Cluster slot. CHECK_LUA
- * (src/limits/scripts.ts) builds the same names from their parts; src/limits/shared-check.test.ts
+ * braces): both keys of one client and tool share a Redis Cluster slot. check.lua
+ * (src/limits/lua/) builds the same names from their parts; src/limits/shared-check.test.ts
  * checks that they agree.
  */
 
@@ -21,6 +21,7 @@ export function budgetKey(prefix: string, toolId: string, client: string): strin
   return `${prefix}budget:{${toolId}:${client}}`;
 }
 
+/** The client's leases on the tool: a sorted set of lease ids scored by their deadlines. */
 export function slotKey(prefix: string, toolId: string, client: string): string {
-  return `${prefix}inflight:{${toolId}:${client}}`;
+  return `${prefix}lease:{${toolId}:${client}}`;
 }

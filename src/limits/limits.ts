@@ -1,6 +1,6 @@
 import type { ToolPolicy } from '../config/policy.js';
 import type { ErrorCode } from '../errors.js';
-import { Admission, type AdmissionLease, type AdmitRefusal, slotTtlMs } from './admission.js';
+import { Admission, type AdmissionLease, type AdmitRefusal } from './admission.js';
 import { ToolInFlight } from './in-flight.js';
 import { rateName } from './keys.js';
 import { type RateDecision, RateLimits, rateDecision } from './rate-limit.js';
@@ -61,10 +61,17 @@ export class Limits {
     readonly redis: LimiterRedis | null,
     prefix: string,
     private readonly capWaitMs: number,
+    /** A lease's life unless released: the longest a run can live in the hub (src/app.ts). */
+    leaseMs: (policy: ToolPolicy) => number = (policy) => capWaitMs + policy.timeoutMs * 4 + 30_000,
   ) {
     this.rate = new RateLimits(redis, prefix);
     this.batch = redis ? new RedisBatch(redis, prefix) : null;
-    this.admission = new Admission(redis, prefix, this.batch);
+    this.admission = new Admission(redis, prefix, this.batch, leaseMs);
+  }
+
+  /** Leases this instance holds on clients' slots in Redis, by tool, and releases waiting for Redis. */
+  leases(): { held: ReadonlyMap<string, number>; unreleased: number } {
+    return { held: this.admission.held, unreleased: this.admission.unreleasedCount };
   }
 
   async check(toolId: string, client: string, policy: ToolPolicy, opts: CheckOptions): Promise<Check> {
@@ -128,17 +135,19 @@ export class Limits {
     policy: ToolPolicy,
     opts: CheckOptions,
   ): Promise<FirstPass> {
+    const leaseId = this.admission.nextLeaseId();
     const [consumed, msBeforeNext, allowed, ...admission] = await batch.check({
       name: rateName(toolId, opts.tier),
       toolId,
       client,
       policy,
-      slotTtlMs: slotTtlMs(policy),
+      leaseMs: this.admission.leaseMs(policy),
+      leaseId,
       admit: !opts.cached,
     });
     const rate = rateDecision(policy, consumed, msBeforeNext, allowed === 1);
     if (!rate.allowed || opts.cached) return { rate, admitted: null };
-    return { rate, admitted: this.admission.fromReply(toolId, client, policy, admission) };
+    return { rate, admitted: this.admission.fromReply(toolId, client, policy, leaseId, admission) };
   }
 
   /**

@@ -1,16 +1,17 @@
 import type { ToolPolicy } from '../config/policy.js';
 import type { LimiterRedis } from './redis-client.js';
 
-/** One client's admission check: budget key, in-flight key, budget, cap and slot TTL. */
+/** One client's admission: budget key, lease key, budget, cap, and the lease asked for. */
 export interface AdmitRequest {
   budgetKey: string;
   slotKey: string;
   budgetMs: number;
   maxInFlight: number;
-  slotTtlMs: number;
+  leaseMs: number;
+  leaseId: string;
 }
 
-/** `[budgetUsed, budgetPttl, inFlight]`; inFlight is -1 at the cap and 0 when the budget is spent. */
+/** `[budgetUsed, budgetPttl, leases]`; leases is -1 at the cap and 0 when the budget is spent. */
 export type AdmitReply = [number, number, number];
 
 /** A run's rate-limit count and, if `admit`, its admission, in one step (keys: src/limits/keys.ts). */
@@ -21,8 +22,9 @@ export interface CheckRequest {
   client: string;
   /** Sent once per call for all the runs of one `name`. */
   policy: ToolPolicy;
-  /** How long a slot outlives its run if an instance dies mid-run. */
-  slotTtlMs: number;
+  /** The lease's life unless released: the run's longest life in the hub. */
+  leaseMs: number;
+  leaseId: string;
   admit: boolean;
 }
 
@@ -34,6 +36,7 @@ export interface ReleaseRequest {
   slotKey: string;
   chargedMs: number;
   windowMs: number;
+  leaseId: string;
 }
 
 /** Most requests sent in one script call. */
@@ -57,7 +60,7 @@ export class RedisBatch {
     const perCall = redis.cluster ? 1 : MAX_PER_CALL;
     this.admits = new Batcher(perCall, async (reqs) => {
       const keys = reqs.flatMap((r) => [r.budgetKey, r.slotKey]);
-      const args = reqs.flatMap((r) => [r.budgetMs, r.maxInFlight, r.slotTtlMs]);
+      const args = reqs.flatMap((r) => [r.budgetMs, r.maxInFlight, r.leaseMs, r.leaseId]);
       return split(await redis.client.toolhubAdmit(keys.length, ...keys, ...args), 3) as AdmitReply[];
     });
     this.checks = new Batcher(perCall, async (reqs) => {
@@ -80,17 +83,17 @@ export class RedisBatch {
             p.windowSec,
             p.computeBudgetMs,
             p.maxInFlightPerClient,
-            r.slotTtlMs,
+            r.leaseMs,
           );
         }
-        runs.push(known.index, r.admit ? 1 : 0, r.client);
+        runs.push(known.index, r.admit ? 1 : 0, r.client, r.leaseId);
       }
       head[1] = count;
       return split(await redis.client.toolhubCheck(0, ...head, ...runs), 6) as CheckReply[];
     });
     this.releases = new Batcher(perCall, async (reqs) => {
       const keys = reqs.flatMap((r) => [r.budgetKey, r.slotKey]);
-      const args = reqs.flatMap((r) => [r.chargedMs, r.windowMs]);
+      const args = reqs.flatMap((r) => [r.chargedMs, r.windowMs, r.leaseId]);
       await redis.client.toolhubRelease(keys.length, ...keys, ...args);
       return reqs.map(() => undefined);
     });

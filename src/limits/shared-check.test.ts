@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_URL, redisPrefix, requireRedis } from '../../test/helpers.js';
 import { PrivateRedis } from '../../test/private-redis.js';
-import type { ToolPolicy } from '../config/policy.js';
 import { budgetKey, rateKeyPrefix, slotKey } from './keys.js';
 import { Limits } from './limits.js';
 import type { RateDecision } from './rate-limit.js';
 import { LimiterRedis } from './redis-client.js';
+import { testPolicy } from './test-policy.js';
 
 /**
  * With Redis, Limits.check counts the rate limit inside the turn's batched script
@@ -13,22 +13,7 @@ import { LimiterRedis } from './redis-client.js';
  * library is the second, independent implementation: on the same keys both must count
  * alike, so replicas of two releases share their windows during a rolling upgrade.
  */
-const POLICY: ToolPolicy = {
-  limit: 3,
-  burst: 2,
-  windowSec: 60,
-  inputMaxBytes: 1000,
-  timeoutMs: 1000,
-  cacheTtlSec: 0,
-  enabled: true,
-  runtimeSurface: true,
-  maxInFlight: 100,
-  maxInFlightPerClient: 1,
-  computeBudgetMs: 1e9,
-  networkEnabled: false,
-  supportsStreaming: false,
-  riskClass: 'L',
-};
+const POLICY = testPolicy({ limit: 3, burst: 2 });
 const CACHED = { cached: true, tier: '' };
 
 const prefix = redisPrefix();
@@ -86,10 +71,10 @@ describe('the batched rate-limit check', () => {
       'RATE_LIMITED',
       'RATE_LIMITED',
     ]);
-    // The script built the same slot and budget keys as src/limits/keys.ts.
-    expect(await redis.client.get(slotKey(prefix, 't2', 'turn'))).toBe('2');
+    // The script built the same lease and budget keys as src/limits/keys.ts.
+    expect(await redis.client.zcard(slotKey(prefix, 't2', 'turn'))).toBe(2);
     for (const c of checks) if (c.ok && c.lease) await limits.release(c.lease, 7);
-    expect(await redis.client.get(slotKey(prefix, 't2', 'turn'))).toBeNull();
+    expect(await redis.client.exists(slotKey(prefix, 't2', 'turn'))).toBe(0);
     expect(await redis.client.get(budgetKey(prefix, 't2', 'turn'))).toBe('14');
     // ...and reads that budget back: spent at 14 ms, the next run is refused for it.
     const spent = { ...policy, limit: 100, computeBudgetMs: 14 };

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import type { ToolPolicy } from '../config/policy.js';
 import { Limits } from '../limits/limits.js';
 import { LimiterRedis } from '../limits/redis-client.js';
 import type { RedisTarget } from '../limits/redis-target.js';
@@ -16,13 +17,15 @@ export interface LimitsOptions {
   commandTimeoutMs: number;
   /** Longest wait for a slot under the per-client or per-tool cap (CAP_WAIT_MS). */
   capWaitMs: number;
+  /** A lease's life unless released: the longest a run can live in the hub. */
+  leaseMs: (policy: ToolPolicy) => number;
 }
 
 /** Rate limits, budgets and concurrency caps, on Redis when REDIS_URL is set. */
 export default fp<LimitsOptions>(
   async (app, opts) => {
     const redis = opts.redis ? new LimiterRedis(opts.redis, opts.commandTimeoutMs) : null;
-    app.decorate('limits', new Limits(redis, opts.prefix, opts.capWaitMs));
+    app.decorate('limits', new Limits(redis, opts.prefix, opts.capWaitMs, opts.leaseMs));
     if (redis) {
       redis.onStateChange = (state, reason) =>
         state === 'down'

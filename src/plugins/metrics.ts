@@ -16,6 +16,7 @@ export default fp(
       pool: () => app.pool.stats(),
       storeDegraded: () => (app.limits.redis?.degraded ? 1 : 0),
       storeMode: app.limits.redis ? 'redis' : 'memory',
+      ...(app.limits.redis ? { leases: () => app.limits.leases() } : {}),
     });
     app.decorate('metrics', metrics);
     const logRestart = app.pool.onRestart;

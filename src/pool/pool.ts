@@ -82,7 +82,7 @@ const RUNS_AWAY_MS = 60_000;
 const LOWER_FACTOR = 4;
 const LOWER_AFTER_MS = 250;
 /** A lowered run is charged its CPU time, but never runs longer than this many timeoutMs. */
-const LOWERED_DEADLINE_FACTOR = 2;
+export const LOWERED_DEADLINE_FACTOR = 2;
 /** Overflow workers idle this long leave. */
 const IDLE_TIMEOUT_MS = 30_000;
 /**

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REDIS_URL, redisPrefix, requireRedis } from '../../test/helpers.js';
+import { PrivateRedis } from '../../test/private-redis.js';
+import { slotKey } from './keys.js';
+import { type Check, Limits } from './limits.js';
+import { LimiterRedis } from './redis-client.js';
+import { testPolicy } from './test-policy.js';
+
+/**
+ * A client's concurrency slots in Redis are leases (docs/architecture.md, "Leases"): each
+ * admitted run holds its own entry with its own deadline, pruned by time and never renewed
+ * by another attempt, so a release that never arrives frees the slot at the run's deadline,
+ * and a release that failed during an outage is given back once Redis answers again.
+ */
+const POLICY = testPolicy();
+const RUN = { cached: false, tier: '' };
+const outcome = (c: Check) => (c.ok ? (c.lease?.admission.store ?? 'none') : c.refusal.code);
+
+let redis: LimiterRedis;
+beforeAll(async () => {
+  await requireRedis();
+  redis = new LimiterRedis(REDIS_URL, 2000);
+  await new Promise((resolve) => redis.client.once('ready', resolve));
+});
+afterAll(async () => redis?.close());
+
+describe('leases on a client’s slots', () => {
+  it('a lease never released frees its slot at its deadline', async () => {
+    const prefix = redisPrefix();
+    const limits = new Limits(redis, prefix, 0, () => 500);
+    const held = await limits.check('t', 'gone', POLICY, RUN);
+    expect(outcome(held)).toBe('redis');
+    // The instance that held it "died": no release. At the cap until the deadline...
+    expect(outcome(await limits.check('t', 'gone', POLICY, RUN))).toBe('CONCURRENCY_LIMIT');
+    // ...then admitted again without anyone's help.
+    await expect
+      .poll(
+        async () => {
+          const c = await limits.check('t', 'gone', POLICY, RUN);
+          if (c.ok && c.lease) await limits.release(c.lease, 0);
+          return outcome(c);
+        },
+        { timeout: 20_000, interval: 100 },
+      )
+      .toBe('redis');
+  });
+
+  it('refused attempts never renew a lease (the old counter’s TTL was renewed by every attempt)', async () => {
+    const prefix = redisPrefix();
+    const limits = new Limits(redis, prefix, 0, () => 800);
+    expect(outcome(await limits.check('t', 'busy', POLICY, RUN))).toBe('redis');
+    const key = slotKey(prefix, 't', 'busy');
+    const deadline = Number((await redis.client.zrange(key, '0', '0', 'WITHSCORES'))[1]);
+    // Continued traffic from the same client: every attempt is refused and changes nothing.
+    let last = '';
+    for (let i = 0; i < 200 && last !== 'redis'; i++) {
+      const c = await limits.check('t', 'busy', POLICY, RUN);
+      last = outcome(c);
+      if (last === 'CONCURRENCY_LIMIT') {
+        const scores = await redis.client.zrange(key, '0', '-1', 'WITHSCORES');
+        expect(scores.length).toBe(2);
+        expect(Number(scores[1])).toBe(deadline);
+      }
+      if (c.ok && c.lease) await limits.release(c.lease, 0);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(last, 'the lost lease expired under continued traffic').toBe('redis');
+  });
+
+  it('leases are counted per run: the cap admits exactly that many, and releases free them one by one', async () => {
+    const prefix = redisPrefix();
+    const limits = new Limits(redis, prefix, 0, () => 60_000);
+    const policy = { ...POLICY, maxInFlightPerClient: 3 };
+    const checks = await Promise.all(Array.from({ length: 5 }, () => limits.check('t', 'many', policy, RUN)));
+    expect(checks.map(outcome).sort()).toEqual([
+      'CONCURRENCY_LIMIT',
+      'CONCURRENCY_LIMIT',
+      'redis',
+      'redis',
+      'redis',
+    ]);
+    expect(limits.leases().held.get('t')).toBe(3);
+    const key = slotKey(prefix, 't', 'many');
+    expect(await redis.client.zcard(key)).toBe(3);
+    const leases = checks.flatMap((c) => (c.ok && c.lease ? [c.lease] : []));
+    await limits.release(leases[0]!, 0);
+    // A second release of the same lease changes nothing (a retried release is safe).
+    await limits.release(leases[0]!, 0);
+    expect(await redis.client.zcard(key)).toBe(2);
+    for (const lease of leases.slice(1)) await limits.release(lease, 0);
+    expect(await redis.client.exists(key)).toBe(0);
+    expect(limits.leases().held.get('t') ?? 0).toBeLessThanOrEqual(0);
+  });
+});
+
+describe('a release that fails during an outage', () => {
+  const priv = new PrivateRedis();
+  afterAll(() => priv.stop());
+
+  it('is given back when Redis answers again', async () => {
+    await priv.start();
+    const own = new LimiterRedis(priv.url, 200, 300);
+    await new Promise((resolve) => own.client.once('ready', resolve));
+    const stall = new LimiterRedis(priv.url, 10_000);
+    await new Promise((resolve) => stall.client.once('ready', resolve));
+    const limits = new Limits(own, 'toolhub-test:', 0, () => 600_000);
+    const key = slotKey('toolhub-test:', 't', 'outage');
+    try {
+      const held = await limits.check('t', 'outage', POLICY, RUN);
+      expect(outcome(held)).toBe('redis');
+      const sleeping = stall.client.call('DEBUG', 'SLEEP', '1').catch(() => null);
+      await new Promise((r) => setTimeout(r, 50));
+      if (held.ok && held.lease) await limits.release(held.lease, 5);
+      expect(limits.leases().unreleased).toBe(1);
+      await sleeping;
+      // Redis is back: the next admission through it gives the lease back, long before
+      // its ten-minute deadline.
+      await expect
+        .poll(
+          async () => {
+            const c = await limits.check('t', 'other', POLICY, RUN);
+            if (c.ok && c.lease) await limits.release(c.lease, 0);
+            return limits.leases().unreleased === 0 && (await stall.client.exists(key)) === 0;
+          },
+          { timeout: 20_000, interval: 100 },
+        )
+        .toBe(true);
+      expect(outcome(await limits.check('t', 'outage', POLICY, RUN))).toBe('redis');
+    } finally {
+      await own.close();
+      await stall.close();
+    }
+  });
+});
