@@ -102,7 +102,12 @@ describe('admission checks batched per event-loop turn', () => {
           remoteAddress,
         });
       const clients = ['10.0.0.1', '10.0.0.2'];
-      const answers = await Promise.all(clients.flatMap((ip) => Array.from({ length: 8 }, () => sleep(ip))));
+      const running = Promise.all(clients.flatMap((ip) => Array.from({ length: 8 }, () => sleep(ip))));
+      // While they run, each admitted run holds its lease, and the scrape counts them.
+      await expect
+        .poll(async () => (await app.inject({ url: '/metrics' })).body)
+        .toMatch(/^toolhub_client_leases_held\{tool="fx-sleep"\} [1-6]$/m);
+      const answers = await running;
       for (const [i, ip] of clients.entries()) {
         const mine = answers.slice(i * 8, i * 8 + 8).map((r) => r.statusCode);
         expect(
@@ -116,6 +121,7 @@ describe('admission checks batched per event-loop turn', () => {
       }
       // Every lease was given back (the key is deleted when empty); the budget was charged.
       await expect.poll(() => redis.keys(`${prefix}lease:*`)).toEqual([]);
+      expect((await app.inject({ url: '/metrics' })).body).not.toMatch(/^toolhub_client_leases_held\{/m);
       const budgets = await redis.mget(clients.map((ip) => `${prefix}budget:{fx-sleep:${ip}}`));
       for (const used of budgets) expect(Number(used)).toBeGreaterThanOrEqual(3 * 200);
     } finally {

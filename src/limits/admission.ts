@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ToolPolicy } from '../config/policy.js';
 import { budgetKey, slotKey } from './keys.js';
-import type { AdmitReply, AdmitRequest, RedisBatch, ReleaseRequest } from './redis-batch.js';
 import type { LimiterRedis } from './redis-client.js';
+import type { AdmitReply, AdmitRequest, ReleaseRequest, TurnScripts } from './turn-scripts.js';
 
 /** Why a run was not admitted, with when to retry. */
 export type AdmitRefusal = {
@@ -53,7 +53,7 @@ export class Admission {
   constructor(
     private readonly redis: LimiterRedis | null,
     private readonly prefix: string,
-    private readonly batch: RedisBatch | null,
+    private readonly turn: TurnScripts | null,
     /** A lease's life unless released: the run's longest life in the hub. */
     readonly leaseMs: (policy: ToolPolicy) => number,
   ) {}
@@ -65,10 +65,10 @@ export class Admission {
   }
 
   async admit(toolId: string, client: string, policy: ToolPolicy): Promise<AdmissionLease | AdmitRefusal> {
-    if (this.batch && this.redis?.usable()) {
+    if (this.turn && this.redis?.usable()) {
       try {
         const request = this.request(toolId, client, policy);
-        const reply = await this.batch.admit(request);
+        const reply = await this.turn.admit(request);
         return this.fromReply(toolId, client, policy, request.leaseId, reply);
       } catch (err) {
         this.redis.failed(`admission: ${(err as Error).message}`);
@@ -77,7 +77,7 @@ export class Admission {
     return this.admitHere(toolId, client, policy);
   }
 
-  /** What Redis is asked for this client's admission (the batched check builds its own). */
+  /** What Redis is asked for this client's admission (the turn's check script builds its own). */
   private request(toolId: string, client: string, policy: ToolPolicy): AdmitRequest {
     return {
       budgetKey: this.budgetKey(toolId, client),
@@ -107,7 +107,7 @@ export class Admission {
   /** Frees the slot and charges `workerMs` to the client's budget. Never throws. */
   async release(lease: AdmissionLease, policy: ToolPolicy, workerMs: number): Promise<void> {
     const charged = Math.ceil(workerMs);
-    if (lease.store === 'redis' && this.batch && this.redis) {
+    if (lease.store === 'redis' && this.turn && this.redis) {
       this.held.set(lease.toolId, (this.held.get(lease.toolId) ?? 1) - 1);
       const request: ReleaseRequest = {
         budgetKey: this.budgetKey(lease.toolId, lease.client),
@@ -116,7 +116,7 @@ export class Admission {
         windowMs: policy.windowSec * 1000,
         leaseId: lease.id,
       };
-      const err = await this.batch.release(request);
+      const err = await this.turn.release(request);
       if (err) {
         // The charge goes to the in-process window; the lease is given back once Redis
         // answers again (or frees itself at its deadline, whichever comes first).
@@ -133,7 +133,7 @@ export class Admission {
     this.charge(lease.toolId, lease.client, policy, charged);
   }
 
-  /** In-process admission: without Redis, while it is away, or after a batched check failed. */
+  /** In-process admission: without Redis, while it is away, or after the turn's check failed. */
   admitHere(toolId: string, client: string, policy: ToolPolicy): AdmissionLease | AdmitRefusal {
     const key = `${toolId}\0${client}`;
     const window = this.window(key, policy);
@@ -149,7 +149,7 @@ export class Admission {
     const pending = this.unreleased;
     this.unreleased = [];
     for (const request of pending) {
-      void this.batch!.release(request).then((err) => {
+      void this.turn!.release(request).then((err) => {
         if (err && this.unreleased.length < MAX_UNRELEASED) this.unreleased.push(request);
       });
     }

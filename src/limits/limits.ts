@@ -4,8 +4,8 @@ import { Admission, type AdmissionLease, type AdmitRefusal } from './admission.j
 import { ToolInFlight } from './in-flight.js';
 import { rateName } from './keys.js';
 import { type RateDecision, RateLimits, rateDecision } from './rate-limit.js';
-import { endOfTurn, RedisBatch } from './redis-batch.js';
 import type { LimiterRedis } from './redis-client.js';
+import { endOfTurn, TurnScripts } from './turn-scripts.js';
 import { WaitLines } from './wait-lines.js';
 
 /** What a run holds while it runs: the client's slot (and budget), and a slot of its tool here. */
@@ -43,7 +43,7 @@ interface FirstPass {
  * Every limit a run passes before the pool, in one place: rate limit, compute budget,
  * per-client cap (shared through Redis when there is one) and the tool's cap on this
  * instance. It owns their order: with Redis, the checks of every request of an event-loop
- * turn leave together after the turn's I/O (src/limits/redis-batch.ts), as one script call
+ * turn leave together after the turn's I/O (src/limits/turn-scripts.ts), as one script call
  * that counts the rate limit and takes the admission. On a Redis Cluster, whose script
  * calls name one hash slot, the rate limit goes through rate-limiter-flexible and the
  * admission pairs alone. Runs past a cap wait their turn in a line
@@ -52,8 +52,8 @@ interface FirstPass {
 export class Limits {
   readonly rate: RateLimits;
   private readonly admission: Admission;
-  /** The batched script calls, when Redis is configured. */
-  private readonly batch: RedisBatch | null;
+  /** The script calls of each event-loop turn, when Redis is configured. */
+  private readonly turn: TurnScripts | null;
   private readonly inFlight = new ToolInFlight();
   private readonly lines = new WaitLines();
 
@@ -65,8 +65,8 @@ export class Limits {
     leaseMs: (policy: ToolPolicy) => number = (policy) => capWaitMs + policy.timeoutMs * 4 + 30_000,
   ) {
     this.rate = new RateLimits(redis, prefix);
-    this.batch = redis ? new RedisBatch(redis, prefix) : null;
-    this.admission = new Admission(redis, prefix, this.batch, leaseMs);
+    this.turn = redis ? new TurnScripts(redis, prefix) : null;
+    this.admission = new Admission(redis, prefix, this.turn, leaseMs);
   }
 
   /** Leases this instance holds on clients' slots in Redis, by tool, and releases waiting for Redis. */
@@ -106,9 +106,9 @@ export class Limits {
   ): Promise<FirstPass> {
     if (this.rate.shared) {
       await endOfTurn();
-      if (this.batch && !this.batch.cluster && this.rate.shared) {
+      if (this.turn && !this.turn.cluster && this.rate.shared) {
         try {
-          return await this.checkTogether(this.batch, toolId, client, policy, opts);
+          return await this.checkTogether(this.turn, toolId, client, policy, opts);
         } catch (err) {
           // Served in-process, as the library's insurance store would serve its own call.
           this.redis?.failed(`limits: ${(err as Error).message}`);
@@ -129,14 +129,14 @@ export class Limits {
 
   /** Rate limit and admission in the turn's one script call (src/limits/scripts.ts, CHECK_LUA). */
   private async checkTogether(
-    batch: RedisBatch,
+    turn: TurnScripts,
     toolId: string,
     client: string,
     policy: ToolPolicy,
     opts: CheckOptions,
   ): Promise<FirstPass> {
     const leaseId = this.admission.nextLeaseId();
-    const [consumed, msBeforeNext, allowed, ...admission] = await batch.check({
+    const [consumed, msBeforeNext, allowed, ...admission] = await turn.check({
       name: rateName(toolId, opts.tier),
       toolId,
       client,

@@ -54,7 +54,7 @@ export class LimiterRedis {
     // Without a listener ioredis prints every connection error; health is tracked instead.
     this.client.on('error', () => this.failed('connection error'));
     this.client.on('ready', () => this.markUp());
-    // No fixed key count: the caller sends one call for many requests (src/limits/redis-batch.ts).
+    // No fixed key count: the caller sends one call for many requests (src/limits/turn-scripts.ts).
     this.client.defineCommand('toolhubAdmit', { lua: ADMIT_LUA });
     this.client.defineCommand('toolhubCheck', { lua: CHECK_LUA });
     this.client.defineCommand('toolhubRelease', { lua: RELEASE_LUA });

@@ -48,22 +48,22 @@ const MAX_PER_CALL = 256;
  * (see `endOfTurn`), so every request that arrived in that turn shares one Redis write
  * and one reply (ioredis auto-pipelining groups what is issued in one tick).
  */
-export class RedisBatch {
+export class TurnScripts {
   /** A Redis Cluster: one request per call (its keys share one hash slot), and no `check`. */
   readonly cluster: boolean;
-  private readonly admits: Batcher<AdmitRequest, AdmitReply>;
-  private readonly checks: Batcher<CheckRequest, CheckReply>;
-  private readonly releases: Batcher<ReleaseRequest, undefined>;
+  private readonly admits: TurnQueue<AdmitRequest, AdmitReply>;
+  private readonly checks: TurnQueue<CheckRequest, CheckReply>;
+  private readonly releases: TurnQueue<ReleaseRequest, undefined>;
 
   constructor(redis: LimiterRedis, prefix: string) {
     this.cluster = redis.cluster;
     const perCall = redis.cluster ? 1 : MAX_PER_CALL;
-    this.admits = new Batcher(perCall, async (reqs) => {
+    this.admits = new TurnQueue(perCall, async (reqs) => {
       const keys = reqs.flatMap((r) => [r.budgetKey, r.slotKey]);
       const args = reqs.flatMap((r) => [r.budgetMs, r.maxInFlight, r.leaseMs, r.leaseId]);
       return split(await redis.client.toolhubAdmit(keys.length, ...keys, ...args), 3) as AdmitReply[];
     });
-    this.checks = new Batcher(perCall, async (reqs) => {
+    this.checks = new TurnQueue(perCall, async (reqs) => {
       const policies = new Map<string, { policy: ToolPolicy; index: number }>();
       const head: (string | number)[] = [prefix, 0];
       const runs: (string | number)[] = [];
@@ -91,7 +91,7 @@ export class RedisBatch {
       head[1] = count;
       return split(await redis.client.toolhubCheck(0, ...head, ...runs), 6) as CheckReply[];
     });
-    this.releases = new Batcher(perCall, async (reqs) => {
+    this.releases = new TurnQueue(perCall, async (reqs) => {
       const keys = reqs.flatMap((r) => [r.budgetKey, r.slotKey]);
       const args = reqs.flatMap((r) => [r.chargedMs, r.windowMs, r.leaseId]);
       await redis.client.toolhubRelease(keys.length, ...keys, ...args);
@@ -118,7 +118,7 @@ export class RedisBatch {
 }
 
 /** Requests of one kind queued in this tick, sent together (in chunks of `perCall`) on the next. */
-class Batcher<Req, Rep> {
+class TurnQueue<Req, Rep> {
   private queue: { req: Req; resolve: (r: Rep) => void; reject: (e: unknown) => void }[] = [];
 
   constructor(
