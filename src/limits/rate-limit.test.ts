@@ -1,6 +1,7 @@
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { REDIS_URL, requireRedis } from '../../test/helpers.js';
+import { EVENTS } from '../shared/events.js';
 import { InsuredRedisLimiter } from './rate-limit.js';
 import { LimiterRedis } from './redis-client.js';
 
@@ -9,7 +10,7 @@ describe('the insured Redis limiter (a private hook of rate-limiter-flexible)', 
     await requireRedis();
     const health = new LimiterRedis(REDIS_URL, 200);
     const reasons: string[] = [];
-    health.onFallback = (reason) => reasons.push(reason);
+    onTestFinished(EVENTS.limiterFallback.subscribe(health, ({ reason }) => reasons.push(reason)));
     await new Promise((resolve) => health.client.once('ready', resolve));
     const limiter = new InsuredRedisLimiter(health, {
       storeClient: health.client,

@@ -105,7 +105,7 @@ export class RateLimits {
     const useRedis = t.redis !== null && this.redis?.usable() === true;
     // Redis is configured but away (or cooling down after a failure): this call is served
     // by the in-process insurance store, and the metric counts it.
-    if (t.redis !== null && !useRedis) this.redis?.onFallback('not ready');
+    if (t.redis !== null && !useRedis) this.redis?.fellBack('not ready');
     const limiter = useRedis ? t.redis! : t.memory;
     try {
       return decision(t.policy, await limiter.consume(client), true);

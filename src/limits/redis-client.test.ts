@@ -1,7 +1,8 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { FIXTURE_TOOLS, freePort, NO_TOOLS } from '../../test/helpers.js';
 import { PrivateRedis } from '../../test/private-redis.js';
 import { buildApp } from '../app.js';
+import { EVENTS } from '../shared/events.js';
 import { LimiterRedis } from './redis-client.js';
 
 const redis = new PrivateRedis();
@@ -14,7 +15,8 @@ describe('the limiter store says when it goes away and comes back', () => {
     await redis.start();
     const limiter = new LimiterRedis(redis.url, 200, 100);
     const changes: string[] = [];
-    limiter.onStateChange = (state) => changes.push(state);
+    const quiet = EVENTS.limiterState.subscribe(limiter, ({ state }) => changes.push(state));
+    onTestFinished(quiet);
     try {
       await expect.poll(() => limiter.client.status).toBe('ready');
       await redis.stop();

@@ -1,4 +1,5 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { EVENTS } from '../shared/events.js';
 import type { RedisTarget } from './redis-target.js';
 import { ADMIT_LUA, CHECK_LUA, RELEASE_LUA } from './scripts.js';
 
@@ -15,10 +16,6 @@ export class LimiterRedis {
   readonly cluster: boolean;
   private lastFailureAt = 0;
   private readonly coolDownMs: number;
-  /** Called on every fall-back (metrics). */
-  onFallback: (reason: string) => void = () => {};
-  /** Called when the store goes away (`down`, with why) and when it serves again (`up`): the log. */
-  onStateChange: (state: 'up' | 'down', reason: string) => void = () => {};
   private down = false;
   private recoveryCheck: NodeJS.Timeout | null = null;
 
@@ -70,12 +67,17 @@ export class LimiterRedis {
     return this.client.status !== 'ready' || Date.now() - this.lastFailureAt < this.coolDownMs * 5;
   }
 
+  /** A call served in-process instead of by this store (EVENTS.limiterFallback: the metric). */
+  fellBack(reason: string): void {
+    EVENTS.limiterFallback.publish({ source: this, reason });
+  }
+
   failed(reason: string): void {
     this.lastFailureAt = Date.now();
-    this.onFallback(reason);
+    this.fellBack(reason);
     if (this.down) return;
     this.down = true;
-    this.onStateChange('down', reason);
+    EVENTS.limiterState.publish({ source: this, state: 'down', reason });
     // A slow Redis fails commands without dropping the connection (no 'ready' comes
     // again): the store counts as back once it has gone a while without failing.
     this.recoveryCheck = setInterval(() => {
@@ -89,7 +91,7 @@ export class LimiterRedis {
     this.recoveryCheck = null;
     if (!this.down) return;
     this.down = false;
-    this.onStateChange('up', 'serving again');
+    EVENTS.limiterState.publish({ source: this, state: 'up', reason: 'serving again' });
   }
 
   async close(): Promise<void> {

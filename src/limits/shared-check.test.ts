@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { REDIS_URL, redisPrefix, requireRedis } from '../../test/helpers.js';
 import { PrivateRedis } from '../../test/private-redis.js';
+import { EVENTS } from '../shared/events.js';
 import { budgetKey, rateKeyPrefix, slotKey } from './keys.js';
 import { Limits } from './limits.js';
 import type { RateDecision } from './rate-limit.js';
@@ -91,7 +92,7 @@ describe('when the batched call fails', () => {
     await priv.start();
     const slow = new LimiterRedis(priv.url, 200);
     const reasons: string[] = [];
-    slow.onFallback = (reason) => reasons.push(reason);
+    onTestFinished(EVENTS.limiterFallback.subscribe(slow, ({ reason }) => reasons.push(reason)));
     await new Promise((resolve) => slow.client.once('ready', resolve));
     const own = new Limits(slow, 'toolhub-test:', 0);
     try {

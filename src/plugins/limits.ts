@@ -3,6 +3,7 @@ import type { ToolPolicy } from '../config/policy.js';
 import { Limits } from '../limits/limits.js';
 import { LimiterRedis } from '../limits/redis-client.js';
 import type { RedisTarget } from '../limits/redis-target.js';
+import { EVENTS } from '../shared/events.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,13 +28,15 @@ export default fp<LimitsOptions>(
     const redis = opts.redis ? new LimiterRedis(opts.redis, opts.commandTimeoutMs) : null;
     app.decorate('limits', new Limits(redis, opts.prefix, opts.capWaitMs, opts.leaseMs));
     if (redis) {
-      redis.onStateChange = (state, reason) =>
+      const quiet = EVENTS.limiterState.subscribe(redis, ({ state, reason }) =>
         state === 'down'
           ? app.log.warn(
               { reason },
               'limiter store (Redis) unreachable: counting in-process on the insurance limiter',
             )
-          : app.log.warn('limiter store (Redis) is back: counting in Redis again');
+          : app.log.warn('limiter store (Redis) is back: counting in Redis again'),
+      );
+      app.addHook('onClose', async () => quiet());
       // Boot does not wait for Redis: the insurance store serves until it is there.
       await Promise.race([
         new Promise((resolve) => redis.client.once('ready', resolve)),

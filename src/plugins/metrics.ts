@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
+import { routeSchema } from '../catalogue/route-doc.js';
+import { ROUTE_DOCS } from '../catalogue/route-docs.js';
 import { HubMetrics } from '../metrics.js';
-import { routeSchema } from '../routes/route-doc.js';
-import { ROUTE_DOCS } from '../routes/route-docs.js';
+import { EVENTS } from '../shared/events.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,14 +20,20 @@ export default fp(
       ...(app.limits.redis ? { leases: () => app.limits.leases() } : {}),
     });
     app.decorate('metrics', metrics);
-    const logRestart = app.pool.onRestart;
-    app.pool.onRestart = () => {
-      logRestart();
-      metrics.workerRestarts.inc();
-    };
-    app.pool.onBatch = (runs) => metrics.batchRuns.observe(runs);
-    if (app.limits.redis)
-      app.limits.redis.onFallback = (reason) => metrics.limiterFallbacks.labels(classify(reason)).inc();
+    const quiet = [
+      EVENTS.workerRestart.subscribe(app.pool, () => metrics.workerRestarts.inc()),
+      EVENTS.batchSent.subscribe(app.pool, ({ runs }) => metrics.batchRuns.observe(runs)),
+    ];
+    const store = app.limits.redis;
+    if (store)
+      quiet.push(
+        EVENTS.limiterFallback.subscribe(store, ({ reason }) =>
+          metrics.limiterFallbacks.labels(classify(reason)).inc(),
+        ),
+      );
+    app.addHook('onClose', async () => {
+      for (const unsubscribe of quiet) unsubscribe();
+    });
 
     app.addHook('onResponse', (request, reply, done) => {
       metrics.recordHttp(

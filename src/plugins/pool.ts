@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import fp from 'fastify-plugin';
 import { type PoolOptions, ToolPool } from '../pool/pool.js';
+import { EVENTS } from '../shared/events.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,9 +19,15 @@ function delay(ms: number): Promise<void> {
 export default fp<PoolOptions>(
   async (app, opts) => {
     const pool = new ToolPool(opts);
-    pool.onError = (err) => app.log.error({ err }, 'worker thread error');
-    pool.onRestart = () =>
-      app.log.warn('worker thread replaced: a run passed its deadline or heap limit, or its worker died');
+    const quiet = [
+      EVENTS.workerError.subscribe(pool, ({ err }) => app.log.error({ err }, 'worker thread error')),
+      EVENTS.workerRestart.subscribe(pool, () =>
+        app.log.warn('worker thread replaced: a run passed its deadline or heap limit, or its worker died'),
+      ),
+    ];
+    app.addHook('onClose', async () => {
+      for (const unsubscribe of quiet) unsubscribe();
+    });
     app.decorate('pool', pool);
     // The workers start now and boot on the other cores while this thread builds the rest of
     // the app; the boot waits for them at the end (onReady), but not past WARM_UP_WAIT_MS: on

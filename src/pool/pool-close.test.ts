@@ -2,8 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { projectRoot } from '../paths.js';
+import { EVENTS } from '../shared/events.js';
 import type { RunOutcome } from './outcome.js';
 import { MAX_RETURNS, type PoolOptions, ToolPool } from './pool.js';
 
@@ -128,7 +129,8 @@ describe('a run whose batches keep failing before it starts', () => {
       );
       pool = new ToolPool({ ...OPTIONS, heapMb: 32, tools: { 'fx-heavy-load': file } });
       let restarts = 0;
-      pool.onRestart = () => restarts++;
+      const quiet = EVENTS.workerRestart.subscribe(pool, () => restarts++);
+      onTestFinished(quiet);
       await pool.warmUp();
       const outcome = await pool.run({ ...sleepRun(0), toolId: 'fx-heavy-load' });
       expect(outcome).toMatchObject({ ok: false, code: 'BUDGET_EXCEEDED' });

@@ -1,5 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import type { BatchAnswer, RunBatch } from '../shared/envelope.js';
+import { EVENTS } from '../shared/events.js';
 import { MAX_BATCH_ID, RunSlots, sharedSlots } from '../shared/run-slots.js';
 import type { ToolInput } from '../shared/tool-def.js';
 import { Batcher, type LaneKind, type PendingRun } from './batcher.js';
@@ -119,11 +120,6 @@ export class ToolPool {
   private warming: Promise<void> | null = null;
   private loaded = false;
   private closing = false;
-  /** Called when a worker was terminated or died: it is replaced (metrics, log). */
-  onRestart: () => void = () => {};
-  /** Called with the number of runs of every batch sent to a worker (metrics). */
-  onBatch: (runs: number) => void = () => {};
-  onError: (err: unknown) => void = () => {};
 
   constructor(opts: PoolOptions) {
     this.opts = opts;
@@ -141,7 +137,7 @@ export class ToolPool {
           heapMb: opts.heapMb,
           idleTimeoutMs: IDLE_TIMEOUT_MS,
           workerData: { tools: opts.tools, slots: shared },
-          onError: (err) => this.onError(err),
+          onError: (err) => EVENTS.workerError.publish({ source: this, err }),
         }),
       );
     this.lane = { main: lane('main', opts.threads), slow: lane('slow', Math.max(1, opts.threads - 1)) };
@@ -238,7 +234,7 @@ export class ToolPool {
     };
     for (const run of items) this.slots.assign(run.slot, batch.id);
     lane.inPool.add(batch);
-    this.onBatch(items.length);
+    EVENTS.batchSent.publish({ source: this, runs: items.length });
     const task: RunBatch = {
       batch: batch.id,
       items: items.map(({ toolId, mode, input, slot }) => ({ toolId, mode, input, slot })),
@@ -275,7 +271,7 @@ export class ToolPool {
    */
   private failed(batch: InFlightBatch, err: unknown): void {
     this.leave(batch);
-    if (!this.closing) this.onRestart();
+    if (!this.closing) EVENTS.workerRestart.publish({ source: this });
     // A worker the closing pool stopped has no culprit: its runs all get the shutdown refusal.
     const stopped = this.closing && !batch.overdue && stoppedByClose(err);
     const culprit = stopped
