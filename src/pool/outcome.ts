@@ -114,6 +114,5 @@ export function failedRunOutcome(err: unknown, queuedMs: number, ctx: FailureCon
       queuedMs,
     );
   }
-  if (e?.message === 'Task queue is at limit') return busyOutcome(queuedMs);
   return failureOf('INTERNAL_ERROR', 'internal error', ran, queuedMs, undefined, e?.stack ?? String(err));
 }

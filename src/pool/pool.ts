@@ -53,10 +53,15 @@ export interface PoolRun {
   bytes: number;
 }
 
-// Process-wide V8 flag (workers share it): a regex that backtracks too much falls back
-// to V8's linear-time engine. It does not cover `u`-flag patterns or backreferences,
-// so the deadline stays the last line.
-setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+/**
+ * Process-wide V8 flag (the workers a pool starts inherit it): a regex that backtracks too
+ * much falls back to V8's linear-time engine. It does not cover `u`-flag patterns or
+ * backreferences, so the deadline stays the last line. Set when a pool is built, not when
+ * this module is imported.
+ */
+function linearRegexFallback(): void {
+  setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+}
 
 /** How often deadlines and queue waits are checked: one timer for every run in flight. */
 const SWEEP_MS = 10;
@@ -122,6 +127,7 @@ export class ToolPool {
   private closing = false;
 
   constructor(opts: PoolOptions) {
+    linearRegexFallback();
     this.opts = opts;
     const capacity = opts.threads + opts.maxQueue;
     const shared = sharedSlots(capacity);
