@@ -16,7 +16,8 @@ try {
   console.log(`created:\n${rel(created)}\nregenerated:\n${rel(regenerated)}\n`);
   console.log(`Next, make tools/${id}/ the real tool:
   1. tool.ts: name, description, input schema, modes, policy, endpoints, FAQs, related tools;
-  2. run.ts and run.test.ts: the implementation and its test (npx vitest run tools/${id});
+  2. run.ts and run.test.ts: the implementation and its test (npx vitest run tools/${id}); of the hub,
+     import only '#tool-kit' (npm run check:imports checks it);
   3. SKILL.md prose and examples/basic.json, edgeCase.json; then npm run docs && npm run examples -- ${id}.`);
 } catch (err) {
   console.error(`new-tool: ${(err as Error).message}`);

@@ -1,4 +1,4 @@
-import type { RunMeta } from './run/run-types.js';
+import type { RunMeta } from './run-meta.js';
 import { boundMessage } from './shared/quote.js';
 
 /**

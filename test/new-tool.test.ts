@@ -1,13 +1,5 @@
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaffoldTool } from '../scripts/scaffold/scaffold.js';
@@ -20,22 +12,22 @@ import type { TestApp } from './helpers.js';
 
 /**
  * `npm run new-tool` keeps giving a tool the hub accepts as it is: scaffolded into a
- * temporary tools folder (never the project's tools/), it loads, its guide has its
- * generated sections, and its examples run as they say. Beside the folder, a `src` link
- * lets the new tool's `../../src/shared/` imports resolve as they do in tools/, and a
- * package.json makes its modules ES modules as the project's does.
+ * temporary tools folder (never the project's tools/), it typechecks, it loads, its guide
+ * has its generated sections, and its examples run as they say. The folder is inside the
+ * package (test-artifacts/, ignored by git), so the new tool's `#tool-kit` imports resolve
+ * through the project's package.json as they do in tools/.
  */
 /** An id no real tool will take, so the checks below cannot meet a real one. */
 const ID = 'scaffold-probe';
-const root = mkdtempSync(join(tmpdir(), 'toolhub-new-tool-'));
+const artifacts = join(projectRoot, 'test-artifacts');
+mkdirSync(artifacts, { recursive: true });
+const root = mkdtempSync(join(artifacts, 'new-tool-'));
 const toolsDir = join(root, 'tools');
 const projectTools = () => readdirSync(join(projectRoot, 'tools')).sort();
 const before = projectTools();
 let app: TestApp;
 
 beforeAll(async () => {
-  symlinkSync(join(projectRoot, 'src'), join(root, 'src'), 'dir');
-  writeFileSync(join(root, 'package.json'), '{"type":"module"}\n');
   mkdirSync(toolsDir);
   await scaffoldTool(ID, { toolsDir });
   app = await buildApp({
@@ -63,6 +55,20 @@ describe('npm run new-tool', () => {
     for (const doc of ['README.md', 'docs/tools.md', 'docs/api.md'])
       expect(readFileSync(join(projectRoot, doc), 'utf8'), doc).not.toContain(ID);
   });
+
+  it("gives a tool whose modules and test typecheck with the project's settings", () => {
+    const tsconfig = join(root, 'tsconfig.json');
+    const settings = { extends: join(projectRoot, 'tsconfig.json'), include: ['tools'] };
+    writeFileSync(tsconfig, JSON.stringify({ ...settings, compilerOptions: { noEmit: true } }));
+    const tsc = join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+    let diagnostics = '';
+    try {
+      execFileSync(process.execPath, [tsc, '-p', tsconfig], { encoding: 'utf8', stdio: 'pipe' });
+    } catch (err) {
+      diagnostics = String((err as { stdout?: string }).stdout || err);
+    }
+    expect(diagnostics).toBe('');
+  }, 60_000);
 
   it('gives a tool the registry loads, with a guide whose generated sections are written', async () => {
     const tools = await scanTools([], toolsDir);

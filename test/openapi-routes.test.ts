@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routePath } from '../src/routes/route-doc.js';
+import { routePath } from '../src/catalogue/route-doc.js';
 import { buildTestApp, FIXTURE_TOOLS, type TestApp } from './helpers.js';
 
 /**

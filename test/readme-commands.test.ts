@@ -23,6 +23,7 @@ const NOT_RUN: Record<string, string> = {
   'npm run test:stress': 'minutes of fault and load cases; CI runs it (.ci/run)',
   'npm run lint': "the whole tree's lint and format check; CI runs it (.ci/run)",
   'npm run typecheck': 'strict tsc over the whole tree; CI runs it (.ci/run)',
+  'npm run check:imports': 'dependency-cruiser over the whole tree; CI runs it (.ci/run)',
   'npm run docs': 'rewrites the generated sections; test/docs.test.ts checks they equal what it makes',
   'npm run examples': "rewrites every expectedOutput.json; test/examples.test.ts checks each tool's example",
   'npm run new-tool -- <id>': 'writes into tools/; test/new-tool.test.ts scaffolds into a temporary folder',

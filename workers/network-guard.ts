@@ -6,7 +6,7 @@ import https from 'node:https';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import tls from 'node:tls';
-import { NETWORK_DISABLED_MESSAGE } from '../src/shared/envelope.js';
+import { NETWORK_DISABLED_MESSAGE } from '#worker-protocol';
 
 /**
  * `networkEnabled: false`, enforced inside the worker: every way a tool could open a

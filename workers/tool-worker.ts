@@ -3,16 +3,22 @@ import { getPriority, setPriority } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { workerData } from 'node:worker_threads';
-import type { BatchAnswer, PoolWorkerData, RunBatch, RunEnvelope, RunItem } from '../src/shared/envelope.js';
-import { releaseHeapSoon } from '../src/shared/heap-release.js';
-import { RunSlots } from '../src/shared/run-slots.js';
-import type { ToolPrepare, ToolRun } from '../src/shared/tool-def.js';
-import { ToolInputError } from '../src/shared/tool-error.js';
+import { ToolInputError, type ToolPrepare, type ToolRun } from '#tool-kit';
+import {
+  type BatchAnswer,
+  type PoolWorkerData,
+  type RunBatch,
+  type RunEnvelope,
+  type RunItem,
+  RunSlots,
+  releaseHeapSoon,
+} from '#worker-protocol';
 import { installNetworkGuard, NetworkDisabledError } from './network-guard.js';
 
 /**
- * The Piscina entry. It imports only the tools' run modules and shared types, never the
- * API process's code. A task is a batch of runs (src/shared/envelope.ts), run in order.
+ * The Piscina entry. It imports only the tools' run modules, the tool kit and the worker
+ * protocol (`#tool-kit`, `#worker-protocol`), never the API process's code. A task is a
+ * batch of runs (src/shared/envelope.ts), run in order.
  * A worker starts without its tools and imports each on first use, so a worker (a spare,
  * an overflow worker, the replacement of a terminated one) is ready in milliseconds and
  * spends no CPU on tools it never runs. A run's deadline starts after its tool is loaded

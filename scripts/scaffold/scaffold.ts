@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { generatedDocs, writeDocs } from '../../src/docs/generate.js';
-import { writeExpectedOutputs } from '../../src/docs/write-examples.js';
 import { toolsDir as builtInToolsDir, projectRoot } from '../../src/paths.js';
 import { scanTools } from '../../src/registry.js';
+import { writeExpectedOutputs } from '../write-examples.js';
 import { examples, skillMd } from './docs-template.js';
 import { runTestTs, runTs, toolTs } from './tool-template.js';
 

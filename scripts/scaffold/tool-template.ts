@@ -6,7 +6,7 @@
  */
 
 export function toolTs(id: string, name: string): string {
-  return `import { defineTool } from '../../src/shared/tool-def.js';
+  return `import { defineTool } from '#tool-kit';
 
 /** The contract run.ts relies on; the input schema below enforces it before a run. */
 export const MODES = ['count', 'unique'] as const;
@@ -95,7 +95,7 @@ export default defineTool({
 
 export function runTs(id: string): string {
   return `/** ${id}: counts the characters, words and lines of a text, or its distinct words. */
-import type { ToolInput } from '../../src/shared/tool-def.js';
+import type { ToolInput } from '#tool-kit';
 import { type MODES, TOP_WORDS } from './tool.js';
 
 type Mode = (typeof MODES)[number];

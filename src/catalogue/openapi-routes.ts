@@ -1,8 +1,8 @@
-import type { AnswerDoc, RouteDoc } from '../routes/route-doc.js';
 import { ref } from './openapi-responses.js';
+import type { AnswerDoc, RouteDoc } from './route-doc.js';
 
 /**
- * The routes that are not a tool's, from their one declaration (src/routes/route-docs.ts):
+ * The routes that are not a tool's, from their one declaration (src/catalogue/route-docs.ts):
  * the same objects give fastify its path and schemas. `named` maps a component schema
  * (by identity) to its name, so a declared schema is referenced, not copied.
  */

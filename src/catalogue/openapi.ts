@@ -1,6 +1,4 @@
 import { ERROR_CODES, ERROR_TABLE, errorTableMarkdown } from '../errors.js';
-import { ROUTE_DOCS } from '../routes/route-docs.js';
-import { BATCH_PATH, batchRouteDoc, runtimeRouteDocs } from '../routes/tool-route-docs.js';
 import { RUNTIME_SCHEMAS } from '../run/runtime-input.js';
 import { type CatalogueContext, RUNTIME_PATH } from './descriptor.js';
 import { forGenerators } from './for-generators.js';
@@ -9,13 +7,15 @@ import { batchSchemas, SECURITY_SCHEMES, TOOL_SECURITY } from './openapi-batch.j
 import { errorResponses, HEADERS } from './openapi-responses.js';
 import { routePaths } from './openapi-routes.js';
 import { dedicatedPath, toolRequestBodies, toolSchemas } from './openapi-tools.js';
+import { ROUTE_DOCS } from './route-docs.js';
 import { RESPONSE_SCHEMAS } from './schemas.js';
+import { BATCH_PATH, batchRouteDoc, runtimeRouteDocs } from './tool-route-docs.js';
 
 /**
  * The hub's OpenAPI 3.1 document, generated from the tool modules, from the same schemas
  * that validate requests (each tool's input schema, the runtime body schemas), from each
  * tool's result schema, from the declarations that register the routes (the tools'
- * `endpoints`, src/routes/tool-route-docs.ts, src/routes/route-docs.ts) and from the error table. Nothing in it is written by hand
+ * `endpoints`, src/catalogue/tool-route-docs.ts, src/catalogue/route-docs.ts) and from the error table. Nothing in it is written by hand
  * per tool; test/openapi-routes.test.ts checks every served route has its operation.
  */
 export function buildOpenApi(ctx: CatalogueContext, version: string) {

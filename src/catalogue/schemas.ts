@@ -1,5 +1,5 @@
 import { ERROR_CODES } from '../errors.js';
-import { SOURCES, SURFACES } from '../run/run-types.js';
+import { SOURCES, SURFACES } from '../run-meta.js';
 import { CATEGORIES, FAQ_SCHEMA, HOW_TO_SCHEMA, RISK_CLASSES } from '../shared/tool-def-schema.js';
 
 /** JSON Schemas of the hub's answers (docs/api.md), used by fastify, the OpenAPI document and its tests. */

@@ -59,10 +59,3 @@ export default fp<{ path: string | undefined }>(
   },
   { name: 'toolhub-api-keys', dependencies: ['toolhub-errors'] },
 );
-
-/** The identity and tier a run is counted under: the key's, or the client address. */
-export function callerOf(request: FastifyRequest): { client: string; tier?: KeyOwner['tier'] } {
-  const owner = request.keyOwner;
-  if (!owner) return { client: request.ip };
-  return { client: `key:${owner.id}`, ...(owner.tier ? { tier: owner.tier } : {}) };
-}

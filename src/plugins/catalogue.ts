@@ -4,9 +4,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { buildCatalogue, type Catalogue, type Served } from '../catalogue/catalogue.js';
 import type { CatalogueContext } from '../catalogue/descriptor.js';
+import { type RouteDoc, routePath, routeSchema } from '../catalogue/route-doc.js';
+import { ROUTE_DOCS } from '../catalogue/route-docs.js';
 import { HubError } from '../errors.js';
-import { type RouteDoc, routePath, routeSchema } from '../routes/route-doc.js';
-import { ROUTE_DOCS } from '../routes/route-docs.js';
 import { quote } from '../shared/quote.js';
 import { PAGE_CSP, PAGE_HEADERS } from './pages.js';
 
@@ -62,7 +62,7 @@ export default fp<Omit<CatalogueContext, 'tools' | 'policies'>>(
       if (request.headers['if-none-match'] === doc.etag) return reply.code(304).send();
       return reply.type(doc.type).send(doc.body);
     };
-    // Each route at the path and with the answers of its declaration (src/routes/route-docs.ts).
+    // Each route at the path and with the answers of its declaration (src/catalogue/route-docs.ts).
     const get = (doc: RouteDoc, handler: (req: FastifyRequest, reply: FastifyReply) => FastifyReply) =>
       app.get(routePath(doc.url), { schema: routeSchema(doc) }, handler);
     get(ROUTE_DOCS.skillsIndex, (req, reply) => send(req, reply, catalogue.index));

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ERROR_TABLE, type ErrorCode, errorJson, HubError } from '../errors.js';
+import { ERROR_TABLE, type ErrorCode, HubError } from '../errors.js';
+import { sendError } from '../http/send-error.js';
 import { quote } from '../shared/quote.js';
 
 declare module 'fastify' {
@@ -63,16 +64,6 @@ export default fp(
   },
   { name: 'toolhub-errors' },
 );
-
-export function sendError(reply: FastifyReply, err: HubError): FastifyReply {
-  reply.request.errorCode = err.code;
-  if (typeof err.runtime?.toolId === 'string') reply.request.toolId = err.runtime.toolId;
-  return reply
-    .code(err.status)
-    .headers(err.headers)
-    .type('application/json; charset=utf-8')
-    .send(errorJson(err));
-}
 
 /** Maps an error raised by fastify itself (or a bug) onto the table. */
 function fromFramework(error: FastifyError): HubError {

@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HubError } from '../errors.js';
+import { callerOf } from '../http/caller.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../http/json-depth.js';
 import { JUNK_ERROR_CODES } from '../http/refusals.js';
 import type { McpHandler } from '../mcp/handler.js';
 import type { McpMessageLimit } from '../mcp/message-limit.js';
 import type { McpCaller, McpParts } from '../mcp/server.js';
 import { type BatchBounds, batchProblem, junkInAnswer, readBody, rpcRefusal } from '../mcp/wire.js';
-import { callerOf } from './api-keys.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { callerOf } from '../http/caller.js';
 import {
   budgetFromEnv,
   declaredBodyBytes,
@@ -10,7 +11,6 @@ import {
 } from '../http/memory-budget.js';
 import { memoryRefusal, RunMemory } from '../run/run-memory.js';
 import { releaseHeapSoon } from '../shared/heap-release.js';
-import { callerOf } from './api-keys.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
+import { routeSchema } from '../catalogue/route-doc.js';
+import { batchRouteDoc } from '../catalogue/tool-route-docs.js';
 import { errorJson, HubError } from '../errors.js';
+import { callerOf } from '../http/caller.js';
 import { JUNK_ERROR_CODES } from '../http/refusals.js';
-import { callerOf } from '../plugins/api-keys.js';
 import { fromGeneric } from '../run/input.js';
 import type { RunResult } from '../run/run-types.js';
-import { SOURCES, type Source } from '../run/run-types.js';
 import { readRuntimeCall } from '../run/runtime-input.js';
-import { routeSchema } from './route-doc.js';
-import { batchRouteDoc } from './tool-route-docs.js';
+import { SOURCES, type Source } from '../run-meta.js';
 
 /**
  * `POST /api/tools/batch/` (docs/api.md, "Batch runs"): `{runs: [generic runtime bodies],

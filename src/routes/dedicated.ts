@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HubError } from '../errors.js';
-import { callerOf } from '../plugins/api-keys.js';
+import { callerOf } from '../http/caller.js';
 import { fromDedicated } from '../run/input.js';
-import { SOURCES, type Source } from '../run/run-types.js';
+import { SOURCES, type Source } from '../run-meta.js';
 import { quote } from '../shared/quote.js';
 import type { ToolEndpoint } from '../shared/tool-def.js';
 import { sendRun } from './send-run.js';

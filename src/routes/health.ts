@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { routeSchema } from './route-doc.js';
-import { ROUTE_DOCS } from './route-docs.js';
+import { routeSchema } from '../catalogue/route-doc.js';
+import { ROUTE_DOCS } from '../catalogue/route-docs.js';
 
 /**
  * `/healthz`: the process is alive. `/readyz`: every worker has loaded its tools and the

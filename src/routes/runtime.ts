@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { callerOf } from '../plugins/api-keys.js';
+import { routeSchema } from '../catalogue/route-doc.js';
+import { runtimeRouteDocs } from '../catalogue/tool-route-docs.js';
+import { callerOf } from '../http/caller.js';
 import { fromGeneric } from '../run/input.js';
 import { readRuntimeCall } from '../run/runtime-input.js';
-import { routeSchema } from './route-doc.js';
 import { sendRun } from './send-run.js';
-import { runtimeRouteDocs } from './tool-route-docs.js';
 
 /** The generic runtime endpoint, `/api/tools/run/` (docs/api.md): GET query or POST body. */
 export default async function runtimeRoutes(app: FastifyInstance): Promise<void> {

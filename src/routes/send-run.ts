@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { sendError } from '../plugins/errors.js';
+import { sendError } from '../http/send-error.js';
 import type { RunResult } from '../run/run-types.js';
 
 /** A run's result as an HTTP answer: the ToolRunSuccess body and rate headers, or the ToolRunError. */

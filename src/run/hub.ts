@@ -9,12 +9,13 @@ import type { HubMetrics, RunRecord } from '../metrics.js';
 import type { RunOutcome } from '../pool/outcome.js';
 import type { ToolPool } from '../pool/pool.js';
 import type { RegisteredTool } from '../registry.js';
+import type { RunMeta, Surface } from '../run-meta.js';
 import { quote } from '../shared/quote.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
 import { inputBytes, validateInput } from './input.js';
 import { ResultCache } from './result-cache.js';
 import type { RunMemory } from './run-memory.js';
-import type { RunCall, RunMeta, RunResult, Surface } from './run-types.js';
+import type { RunCall, RunResult } from './run-types.js';
 
 export interface HubParts {
   tools: Map<string, RegisteredTool>;

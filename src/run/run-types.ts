@@ -1,20 +1,9 @@
 import type { Tier } from '../auth/tiers.js';
 import type { HubError } from '../errors.js';
 import type { RateReport } from '../limits/rate-report.js';
+import type { RunMeta, Source, Surface } from '../run-meta.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
 import type { ResolvedInput } from './input.js';
-
-/**
- * Where a run came in. `runtime` is the generic runtime endpoint `/api/tools/run/` (the
- * wire value predates the other surfaces and stays); `dedicated` a tool's own endpoint.
- * Declared once: the answer schema, the metrics and the docs read this list.
- */
-export const SURFACES = ['runtime', 'dedicated', 'mcp', 'batch'] as const;
-export type Surface = (typeof SURFACES)[number];
-
-/** Who says they are calling (the request's `source`), declared once. */
-export const SOURCES = ['web', 'api', 'mcp', 'direct_framework'] as const;
-export type Source = (typeof SOURCES)[number];
 
 /** What the run path may log: the request's logger, or any pino logger. */
 export interface RunLog {
@@ -35,21 +24,6 @@ export interface RunCall {
   tier?: Tier;
   requestId: string;
   log: RunLog;
-}
-
-/** The `runtime` answer block: what every answer says about its run. */
-export interface RunMeta {
-  toolId: string;
-  requestId: string;
-  surface: Surface;
-  source: Source;
-  timeoutMs: number;
-  /** Execution time in the worker. */
-  durationMs: number;
-  /** Wait for a worker. */
-  queuedMs: number;
-  mode?: string;
-  cached?: true;
 }
 
 /**

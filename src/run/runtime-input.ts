@@ -1,9 +1,9 @@
 import type { ErrorObject } from 'ajv';
 import { ownAjv } from '../ajv.js';
 import { HubError } from '../errors.js';
+import { SOURCES, type Source } from '../run-meta.js';
 import { quote } from '../shared/quote.js';
 import type { GenericInput } from './input.js';
-import { SOURCES, type Source } from './run-types.js';
 
 export interface RuntimeCall {
   toolId: string;

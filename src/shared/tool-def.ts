@@ -1,5 +1,6 @@
 /**
- * What a tool module (`tools/<id>/tool.ts`) and its `run.ts` use: the definition's types
+ * What a tool module (`tools/<id>/tool.ts`) and its `run.ts` use, through `#tool-kit`
+ * (src/tool-kit/index.ts): the definition's types
  * (declared once, with their schema, in src/shared/tool-def-schema.ts, imported here as
  * types only so that a worker never loads the schema library) and the helpers below.
  */

@@ -11,9 +11,14 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 import { expect } from 'vitest';
-import { quote } from '../../src/shared/quote.js';
-import type { ToolDefinition, ToolInput } from '../../src/shared/tool-def.js';
-import { type ToolErrorCode, ToolInputError, unsupported } from '../../src/shared/tool-error.js';
+import {
+  quote,
+  type ToolDefinition,
+  type ToolErrorCode,
+  type ToolInput,
+  ToolInputError,
+  unsupported,
+} from '#tool-kit';
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable is `.default`.
 const addFormats = ajvFormats.default as unknown as (ajv: Ajv) => Ajv;

@@ -1,4 +1,4 @@
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 import { hasProtoKey, lossyNumber } from '../_shared/json-exact.js';
 
 /** Deepest JSON nesting accepted: the literal writers recurse once per level. */

@@ -1,4 +1,4 @@
-import { parseJsonField, ToolInputError } from '../../src/shared/tool-error.js';
+import { parseJsonField, ToolInputError } from '#tool-kit';
 import { MAX_HEADERS } from './tool.js';
 
 export const MAX_HEADER_NAME = 256;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolErrorCode } from '../../src/shared/tool-error.js';
+import type { ToolErrorCode } from '#tool-kit';
 import { expectToolError } from '../_shared/test-helpers.js';
 import { buildRequest } from './test-harness.js';
 import { MAX_BODY_CHARS, MAX_HEADERS, MAX_URL_CHARS } from './tool.js';

@@ -1,5 +1,4 @@
-import type { ToolInput } from '../../src/shared/tool-def.js';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { type ToolInput, ToolInputError } from '#tool-kit';
 import { parseBody } from './parse-body.js';
 import { parseHeaders } from './parse-headers.js';
 import { buildSnippets, type Snippets } from './snippets.js';

@@ -1,4 +1,4 @@
-import { defineTool } from '../../src/shared/tool-def.js';
+import { defineTool } from '#tool-kit';
 
 /** The contract run.ts relies on; the input schema below enforces it before a run. */
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;

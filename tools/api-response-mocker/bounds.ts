@@ -1,4 +1,4 @@
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 
 export const MAX_MIN_LENGTH = 1000;
 export const MAX_MIN_ITEMS = 50;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { faker } from '@faker-js/faker/locale/en';
 import { generateSync } from 'json-schema-faker';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 import { checkExpansion } from './ref-budget.js';
 import { sanitizeSchema } from './schema-guard.js';
 

@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 import { findContradiction } from './contradictions.js';
 import { type Generated, generateSafe, MAX_VALUES, prepareSchema, seedOf } from './generate.js';
 import { checkExpansion, VALIDATED } from './ref-budget.js';

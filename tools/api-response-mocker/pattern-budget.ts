@@ -1,4 +1,4 @@
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 
 export const MAX_PATTERN_LENGTH = 256;
 export const MAX_PATTERN_OUTPUT = 1000;

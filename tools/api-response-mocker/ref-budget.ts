@@ -1,4 +1,4 @@
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 
 /**
  * Subschemas a schema may reach once every `$ref` is written out in place. json-schema-faker

@@ -1,4 +1,4 @@
-import { ToolInputError, unsupported } from '../../src/shared/tool-error.js';
+import { ToolInputError, unsupported } from '#tool-kit';
 import { DEFAULT_ROUTE } from './tool.js';
 
 export const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;

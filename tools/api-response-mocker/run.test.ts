@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolErrorCode } from '../../src/shared/tool-error.js';
+import type { ToolErrorCode } from '#tool-kit';
 import { expectToolError } from '../_shared/test-helpers.js';
 import { mock } from './test-helpers.js';
 import { MAX_ROUTE_CHARS, MAX_STATUS, MIN_STATUS } from './tool.js';

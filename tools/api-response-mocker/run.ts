@@ -1,5 +1,4 @@
-import type { ToolInput } from '../../src/shared/tool-def.js';
-import { parseJsonField, ToolInputError } from '../../src/shared/tool-error.js';
+import { parseJsonField, type ToolInput, ToolInputError } from '#tool-kit';
 import { lossyNumber } from '../_shared/json-exact.js';
 import { isJsonSchema } from './detect-schema.js';
 import { seedOf } from './generate.js';

@@ -1,4 +1,4 @@
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 import { applyBounds } from './bounds.js';
 import { addHint, singular } from './faker-hints.js';
 import { checkPattern } from './pattern-budget.js';

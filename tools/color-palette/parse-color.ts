@@ -1,5 +1,5 @@
 import { type Color, clampRgb, converter, type Oklch, parse } from 'culori';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 
 const toOklch = converter('oklch');
 /** A bare hex value (no `#`), common in query strings where `#` must be escaped as %23. */

@@ -1,5 +1,5 @@
 import type { Color } from 'culori';
-import type { ToolInput } from '../../src/shared/tool-def.js';
+import type { ToolInput } from '#tool-kit';
 import { contrast, type FormatName, formatAs, inSrgb, toSrgb } from './format.js';
 import { parseColor } from './parse-color.js';
 import { ACHROMATIC_CHROMA, buildPalette } from './schemes.js';

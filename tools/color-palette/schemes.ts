@@ -1,5 +1,5 @@
 import type { Oklch } from 'culori';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 
 /** Hue offsets (degrees, OKLCH) of the key colours of the hue-rotation schemes. */
 const KEY_HUES: Record<string, number[]> = {

@@ -1,4 +1,4 @@
-import { defineTool } from '../../src/shared/tool-def.js';
+import { defineTool } from '#tool-kit';
 
 /** Palette schemes, in the order the generate endpoint lists them (first = its default). */
 export const SCHEMES = [

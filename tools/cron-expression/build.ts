@@ -1,5 +1,5 @@
 /** Build mode: a JSON object of fields → a cron expression. */
-import { parseJsonField, ToolInputError } from '../../src/shared/tool-error.js';
+import { parseJsonField, ToolInputError } from '#tool-kit';
 import { type CronFields, FIELD_NAMES, type FieldName } from './cron-fields.js';
 
 /** Longest text accepted for one field (a list of 60 two-digit minutes fits). */

@@ -1,6 +1,5 @@
 /** cron-expression: parse (explain + next runs) and build (fields → expression). */
-import type { ToolInput } from '../../src/shared/tool-def.js';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { type ToolInput, ToolInputError } from '#tool-kit';
 import { joinFields, readBuildFields } from './build.js';
 import {
   type CronFields,

@@ -1,5 +1,5 @@
 /** The time zone and start of the runs, and the upcoming runs (zoned-runs) of a checked expression. */
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 import { DEFAULT_TIMEZONE } from './tool.js';
 import { formatInZone } from './zone-clock.js';
 import { zonedRuns } from './zoned-runs.js';

@@ -1,7 +1,7 @@
 /** Reads any supported format into the JSON model, and writes the model out in any format. */
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import type { Document } from 'yaml';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 import { readIni, writeIni } from './ini-format.js';
 import {
   checkOutputSize,

@@ -1,6 +1,6 @@
 /** INI with the `ini` package: top-level keys, [sections] (nested as [a.b]) and `key[] = v` arrays. */
 import ini from 'ini';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 import { childPath, describe, inferScalar, isObject, type Json, parseFailure, toJsonModel } from './model.js';
 
 const BLANK_OR_COMMENT = /^\s*(?:[;#].*)?$/;

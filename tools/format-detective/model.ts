@@ -4,7 +4,7 @@
  * numbers like .inf); `toJsonModel` copies them into bounded plain JSON once, so the
  * writers only ever see one shape.
  */
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };

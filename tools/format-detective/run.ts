@@ -1,6 +1,5 @@
 import type { Document } from 'yaml';
-import type { ToolInput } from '../../src/shared/tool-def.js';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { type ToolInput, ToolInputError } from '#tool-kit';
 import { decode, encode } from './codec.js';
 import { detect } from './detect.js';
 import { FORMATS, type Format, MAX_INPUT_BYTES } from './tool.js';

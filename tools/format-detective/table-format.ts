@@ -1,6 +1,6 @@
 /** CSV and TSV with papaparse: the first row is the header, every other row one object. */
 import Papa from 'papaparse';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 import { childPath, describe, inferScalar, isObject, type Json, type JsonObject, setKey } from './model.js';
 
 export type Delimiter = ',' | '\t';

@@ -1,4 +1,4 @@
-import { defineTool } from '../../src/shared/tool-def.js';
+import { defineTool } from '#tool-kit';
 
 /** Formats the tool reads and writes; run.ts imports this list so the two never drift apart. */
 export const FORMATS = ['json', 'ndjson', 'yaml', 'toml', 'csv', 'tsv', 'xml', 'ini'] as const;

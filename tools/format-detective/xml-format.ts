@@ -4,7 +4,7 @@
  * expanded (no billion laughs, no external entities).
  */
 import { XMLBuilder, XMLParser, XMLValidator, type XmlBuilderOptions } from 'fast-xml-parser';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 import {
   childPath,
   describe,

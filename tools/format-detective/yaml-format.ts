@@ -1,6 +1,6 @@
 /** YAML reading and writing with the `yaml` package, locked to the core (JSON-compatible) schema. */
 import { type Document, stringify, type ToStringOptions } from 'yaml';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 import { parseYamlFailFast, type YamlOptions } from '../_shared/yaml-fail-fast.js';
 import { findDuplicateKey, yamlDepthExceeds } from '../_shared/yaml-guards.js';
 import { checkOutputSize, type Json, MAX_DEPTH, parseFailure, toJsonModel } from './model.js';

@@ -1,4 +1,4 @@
-import type { ToolInput } from '../../src/shared/tool-def.js';
+import type { ToolInput } from '#tool-kit';
 import { markdownToHtml } from './to-html.js';
 import { htmlToMarkdown } from './to-markdown.js';
 

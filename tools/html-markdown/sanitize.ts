@@ -1,5 +1,5 @@
 import sanitizeHtml, { type IOptions } from 'sanitize-html';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 
 /** Deepest element nesting accepted. htmlparser2's open-element stack is quadratic in depth. */
 export const MAX_DEPTH = 256;

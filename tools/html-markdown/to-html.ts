@@ -1,5 +1,5 @@
 import { Marked } from 'marked';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 import { SAFE_HTML, sanitize } from './sanitize.js';
 
 const marked = new Marked({ gfm: true, breaks: false });

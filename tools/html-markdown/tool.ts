@@ -1,4 +1,4 @@
-import { defineTool } from '../../src/shared/tool-def.js';
+import { defineTool } from '#tool-kit';
 
 export const MODES = ['html-to-markdown', 'markdown-to-html'] as const;
 /** inputMaxBytes of the policy; a character is at least one UTF-8 byte. */

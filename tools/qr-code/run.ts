@@ -1,7 +1,6 @@
 /** qr-code: SVG, PNG (data URL) or UTF-8 block-character QR codes; `qrcode` encodes, png.ts draws the PNG. */
 import QRCode from 'qrcode';
-import type { ToolInput } from '../../src/shared/tool-def.js';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { type ToolInput, ToolInputError } from '#tool-kit';
 import { tooMuchData } from './capacity.js';
 import { renderPng } from './png.js';
 import type { Level } from './tool.js';

@@ -1,5 +1,5 @@
 /** Reads the pattern (bare or `/pattern/flags`) and the flags, and compiles a native RegExp. */
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 
 /** The `v` flag (unicode sets) exists from V8 11.2 (Node 20); checked once at load. */
 function engineSupportsV(): boolean {

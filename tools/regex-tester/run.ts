@@ -1,6 +1,5 @@
 /** regex-tester: match, test, replace and split with native JavaScript RegExp semantics. */
-import type { ToolInput } from '../../src/shared/tool-def.js';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { type ToolInput, ToolInputError } from '#tool-kit';
 import { compilePattern, engineMessage } from './compile.js';
 import { listMatches, splitText, testMatch } from './matches.js';
 import { replaceBounded } from './substitute.js';

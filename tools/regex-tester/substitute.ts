@@ -3,7 +3,7 @@
  * build an output of any size (a `$'` repeated on every match grows quadratically), so the
  * replacement template is expanded here, by the spec's GetSubstitution rules, while counting.
  */
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 import { execAll } from './exec-all.js';
 
 export const MAX_OUTPUT_CHARS = 1_048_576;

@@ -7,7 +7,7 @@
  * Hand-written rather than genson-js (not installed, and it knows neither string
  * formats nor presence counts for required/strict output).
  */
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 import { detectFormat, type StringFormat } from './formats.js';
 
 /** Nesting levels allowed, the root value being level 1. */

@@ -1,5 +1,4 @@
-import type { ToolInput } from '../../src/shared/tool-def.js';
-import { parseJsonField, ToolInputError } from '../../src/shared/tool-error.js';
+import { parseJsonField, type ToolInput, ToolInputError } from '#tool-kit';
 import { emit, type Schema } from './emit.js';
 import { type Budget, emptySummary, fold } from './infer.js';
 import { openAiLimitWarnings } from './openai-limits.js';

@@ -1,6 +1,6 @@
 /** Turns `left`/`right` (JSON text, YAML text or a JSON value) into a checked JSON value. */
 import type { Document } from 'yaml';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 // Stops at the first YAML error (non-YAML text used to take seconds); see the file.
 import { parseYamlFailFast, type YamlOptions } from '../_shared/yaml-fail-fast.js';
 import { findDuplicateKey, yamlDepthExceeds } from '../_shared/yaml-guards.js';

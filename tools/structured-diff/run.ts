@@ -1,5 +1,4 @@
-import type { ToolInput } from '../../src/shared/tool-def.js';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { type ToolInput, ToolInputError } from '#tool-kit';
 import { type Change, describeOperation, diffPatch } from './diff.js';
 import { readDocument } from './read-document.js';
 

@@ -4,7 +4,7 @@
  * validation) cannot overflow the stack or run away. The length of a text field is the
  * input schema's (tool.ts), checked before the run.
  */
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 import { findJsonErrorOffset } from './json-locate.js';
 import { MAX_FIELD_CHARS } from './tool.js';
 

@@ -2,8 +2,7 @@
  * structured-output-validator: validate JSON (or JSON pulled out of LLM text) against a
  * draft-07 schema with ajv, or check a schema / LLM tool schema itself.
  */
-import type { ToolInput } from '../../src/shared/tool-def.js';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { type ToolInput, ToolInputError } from '#tool-kit';
 import { checkSchema } from './check-schema.js';
 import { extractJson } from './extract-json.js';
 import { checkJsonShape, MAX_SCHEMA_DEPTH, MAX_TARGET_DEPTH, readJsonField } from './json-input.js';

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { ToolInputError } from '../../src/shared/tool-error.js';
+import { ToolInputError } from '#tool-kit';
 import { checkJsonShape, MAX_SCHEMA_DEPTH, readJsonField } from './json-input.js';
 import { compileSchemaDocument, type IssueList, mapAjvErrors } from './schema-compile.js';
 import { detectSchemaKind, type SchemaKind } from './schema-kind.js';

@@ -4,7 +4,7 @@
  * building a table takes a few hundred ms and tens of MB (o200k_base is the largest).
  */
 import { getEncodingNameForModel, type TiktokenBPE, type TiktokenModel } from 'js-tiktoken/lite';
-import { unsupported } from '../../src/shared/tool-error.js';
+import { unsupported } from '#tool-kit';
 import { buildRankTable, encodeOrdinary } from './bpe.js';
 
 export const ENCODINGS = [

@@ -1,4 +1,4 @@
-import type { ToolInput } from '../../src/shared/tool-def.js';
+import type { ToolInput } from '#tool-kit';
 import { loadEncoder, resolveEncoding } from './encodings.js';
 import { pieceText } from './pieces.js';
 import { DEFAULT_MODEL, MAX_LISTED } from './tool.js';

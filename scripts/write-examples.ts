@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { buildApp } from '../app.js';
-import { examplePath } from './examples.js';
+import { buildApp } from '../src/app.js';
+import { examplePath } from '../src/docs/examples.js';
 
 export interface WriteExamplesOptions {
   /** Only these tools (default: every tool of the registry). */

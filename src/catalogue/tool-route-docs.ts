@@ -1,6 +1,6 @@
-import { RUNTIME_PATH } from '../catalogue/descriptor.js';
-import { ERROR_STATUSES, RATE_HEADERS, ref } from '../catalogue/openapi-responses.js';
 import { RUNTIME_SCHEMAS } from '../run/runtime-input.js';
+import { RUNTIME_PATH } from './descriptor.js';
+import { ERROR_STATUSES, RATE_HEADERS, ref } from './openapi-responses.js';
 import type { AnswerDoc, QueryDoc, RouteDoc } from './route-doc.js';
 
 /** The batch endpoint (docs/api.md, "Batch runs"). */

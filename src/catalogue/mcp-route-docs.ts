@@ -1,6 +1,6 @@
-import { MCP_SCHEMAS } from '../catalogue/mcp-schemas.js';
-import { RESPONSE_SCHEMAS } from '../catalogue/schemas.js';
+import { MCP_SCHEMAS } from './mcp-schemas.js';
 import type { AnswerDoc, RouteDoc } from './route-doc.js';
+import { RESPONSE_SCHEMAS } from './schemas.js';
 
 /**
  * `/mcp` as its answers really are (docs/api.md, "MCP for agents"): where the MCP transport

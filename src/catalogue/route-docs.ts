@@ -1,6 +1,6 @@
-import { RESPONSE_SCHEMAS } from '../catalogue/schemas.js';
 import { MCP_ROUTE_DOCS } from './mcp-route-docs.js';
 import type { AnswerDoc, RouteDoc } from './route-doc.js';
+import { RESPONSE_SCHEMAS } from './schemas.js';
 
 const notModified = { 304: { description: 'Not modified (If-None-Match matched the ETag)' } };
 const markdown = { description: 'Markdown', type: 'text/markdown' };

@@ -1,0 +1,157 @@
+// The import rules of the hub (docs/architecture.md, "Boundaries"), checked by
+// `npm run check:imports` in CI: what a tool, the worker and each layer of src/ may import.
+
+/**
+ * The layers of src/, lowest first. A module imports its own layer and the layers below it,
+ * never one above; the order is what the code needs:
+ *   shared   leaves: the code the API thread shares with the workers, the tool kit and the
+ *            worker protocol (the names `#tool-kit` and `#worker-protocol` point there), paths
+ *   base     the error table, the run's answer block, settings, API keys and tiers, the
+ *            registry of tools, the HTTP edge's helpers (callerOf, sendError)
+ *   engine   the limits, the pool, the metrics and the run facade over them
+ *   content  what is derived from the tools and the facade: the generated docs, the
+ *            catalogue (with the route declarations the OpenAPI document describes), the
+ *            tool pages, MCP
+ *   routes   the HTTP routes (they register the declarations of the catalogue)
+ *   plugins  the fastify plugins (they mount the routes, the catalogue, MCP, the pages)
+ *   app      buildApp and the server
+ */
+const LAYERS = [
+  ['shared', ['src/shared/', 'src/tool-kit/', 'src/worker-protocol/', 'src/paths.ts']],
+  [
+    'base',
+    [
+      'src/ajv.ts',
+      'src/errors.ts',
+      'src/run-meta.ts',
+      'src/config/',
+      'src/auth/',
+      'src/registry.ts',
+      'src/http/',
+    ],
+  ],
+  ['engine', ['src/limits/', 'src/pool/', 'src/fast-metrics.ts', 'src/metrics.ts', 'src/run/']],
+  ['content', ['src/docs/', 'src/catalogue/', 'src/pages/', 'src/mcp/']],
+  ['routes', ['src/routes/']],
+  ['plugins', ['src/plugins/']],
+  ['app', ['src/app.ts', 'src/server.ts']],
+];
+
+/**
+ * Known arrows up the layers, each with the move that removes it; nothing else may be added.
+ * src/limits/redis-target.ts reads the REDIS_* settings and belongs in src/config/.
+ */
+const EXCEPTIONS = [{ from: 'src/config/index.ts', to: 'src/limits/redis-target.ts' }];
+/**
+ * Known circles, exempt likewise: src/pool/lane.ts and src/pool/sweep.ts name each other's
+ * types (Lane, InFlightBatch); one of the two types belongs in a leaf of src/pool/.
+ */
+const CIRCLE_EXCEPTIONS = ['src/pool/lane.ts', 'src/pool/sweep.ts'];
+
+/** Tests drive their module from above: they are outside the layers. */
+const TESTS = '\\.test\\.ts$|/test-helpers\\.ts$';
+/** A regular expression for files and folders: a folder matches what it holds. */
+const paths = (list) =>
+  `^(${list.map((p) => p.replace(/[.]/g, '\\.') + (p.endsWith('/') ? '' : '$')).join('|')})`;
+const layerOf = (file) => LAYERS.findIndex(([, own]) => new RegExp(paths(own)).test(file));
+const above = (i) => paths(LAYERS.slice(i + 1).flatMap(([, own]) => own));
+
+const layerRules = LAYERS.slice(0, -1).map(([name, own], i) => ({
+  name: `layer-${name}`,
+  comment: `src/ ${name} imports only its own layer and the layers below it`,
+  severity: 'error',
+  from: { path: paths(own), pathNot: [TESTS, ...EXCEPTIONS.map((e) => paths([e.from]))] },
+  to: { path: above(i) },
+}));
+const exceptionRules = EXCEPTIONS.map((e) => ({
+  name: 'layer-exception',
+  comment: `${e.from} imports only its own layer, those below and ${e.to}`,
+  severity: 'error',
+  from: { path: paths([e.from]) },
+  to: { path: above(layerOf(e.from)), pathNot: paths([e.to]) },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'tools-import-only-the-kit',
+      comment:
+        'a tool imports #tool-kit, npm packages, node: builtins, its own folder and tools/_shared/, nothing else',
+      severity: 'error',
+      from: { path: '^tools/([^/]+)/' },
+      to: {
+        pathNot: ['^tools/$1/', '^tools/_shared/', '^src/tool-kit/index\\.ts$', '^node_modules/'],
+        dependencyTypesNot: ['core'],
+      },
+    },
+    {
+      name: 'workers-import-only-the-protocol',
+      comment: 'the worker imports #worker-protocol, #tool-kit, npm packages, node: builtins and workers/',
+      severity: 'error',
+      from: { path: '^workers/' },
+      to: {
+        pathNot: ['^workers/', '^src/(tool-kit|worker-protocol)/index\\.ts$', '^node_modules/'],
+        dependencyTypesNot: ['core'],
+      },
+    },
+    {
+      name: 'kit-by-its-name',
+      comment:
+        'tools and workers reach src/ by the names #tool-kit and #worker-protocol, never a relative path',
+      severity: 'error',
+      from: { path: '^(tools|workers|test/fixtures)/' },
+      to: { path: '^src/', dependencyTypesNot: ['aliased-subpath-import'] },
+    },
+    {
+      name: 'kit-and-protocol-only-shared',
+      comment: 'the tool kit and the worker protocol re-export src/shared/ and load nothing else in a worker',
+      severity: 'error',
+      from: { path: '^src/(tool-kit|worker-protocol)/' },
+      to: { pathNot: '^src/shared/' },
+    },
+    {
+      name: 'src-not-to-tools-or-workers',
+      comment:
+        'src/ never imports a tool or the worker: it finds tools by scanning, the pool names the worker file',
+      severity: 'error',
+      from: { path: '^src/', pathNot: TESTS },
+      to: { path: '^(tools|workers)/' },
+    },
+    {
+      name: 'src-no-circular',
+      comment: 'no import circles in src/',
+      severity: 'error',
+      from: { path: '^src/', pathNot: paths(CIRCLE_EXCEPTIONS) },
+      to: { circular: true },
+    },
+    {
+      name: 'src-in-a-layer',
+      comment: 'every module of src/ belongs to a layer (LAYERS in .dependency-cruiser.cjs)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: `${paths(LAYERS.flatMap(([, p]) => p))}|${TESTS}` },
+      to: {},
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'every import resolves',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    ...layerRules,
+    ...exceptionRules,
+  ],
+  options: {
+    doNotFollow: { path: '^node_modules/' },
+    exclude: { path: '^(dist|node_modules|test-artifacts)/' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Type-only imports count: a layer must not even name a type of the layers above.
+    tsPreCompilationDeps: true,
+    // Packages resolve as Node resolves them (their `exports`), as do `#tool-kit` and `#worker-protocol`.
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+  },
+};
