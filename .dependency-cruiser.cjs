@@ -37,38 +37,19 @@ const LAYERS = [
   ['app', ['src/app.ts', 'src/server.ts']],
 ];
 
-/**
- * Known arrows up the layers, each with the move that removes it; nothing else may be added.
- * src/limits/redis-target.ts reads the REDIS_* settings and belongs in src/config/.
- */
-const EXCEPTIONS = [{ from: 'src/config/index.ts', to: 'src/limits/redis-target.ts' }];
-/**
- * Known circles, exempt likewise: src/pool/lane.ts and src/pool/sweep.ts name each other's
- * types (Lane, InFlightBatch); one of the two types belongs in a leaf of src/pool/.
- */
-const CIRCLE_EXCEPTIONS = ['src/pool/lane.ts', 'src/pool/sweep.ts'];
-
 /** Tests drive their module from above: they are outside the layers. */
 const TESTS = '\\.test\\.ts$|/test-helpers\\.ts$';
 /** A regular expression for files and folders: a folder matches what it holds. */
 const paths = (list) =>
   `^(${list.map((p) => p.replace(/[.]/g, '\\.') + (p.endsWith('/') ? '' : '$')).join('|')})`;
-const layerOf = (file) => LAYERS.findIndex(([, own]) => new RegExp(paths(own)).test(file));
 const above = (i) => paths(LAYERS.slice(i + 1).flatMap(([, own]) => own));
 
 const layerRules = LAYERS.slice(0, -1).map(([name, own], i) => ({
   name: `layer-${name}`,
   comment: `src/ ${name} imports only its own layer and the layers below it`,
   severity: 'error',
-  from: { path: paths(own), pathNot: [TESTS, ...EXCEPTIONS.map((e) => paths([e.from]))] },
+  from: { path: paths(own), pathNot: TESTS },
   to: { path: above(i) },
-}));
-const exceptionRules = EXCEPTIONS.map((e) => ({
-  name: 'layer-exception',
-  comment: `${e.from} imports only its own layer, those below and ${e.to}`,
-  severity: 'error',
-  from: { path: paths([e.from]) },
-  to: { path: above(layerOf(e.from)), pathNot: paths([e.to]) },
 }));
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -122,7 +103,7 @@ module.exports = {
       name: 'src-no-circular',
       comment: 'no import circles in src/',
       severity: 'error',
-      from: { path: '^src/', pathNot: paths(CIRCLE_EXCEPTIONS) },
+      from: { path: '^src/' },
       to: { circular: true },
     },
     {
@@ -140,7 +121,6 @@ module.exports = {
       to: { couldNotResolve: true },
     },
     ...layerRules,
-    ...exceptionRules,
   ],
   options: {
     doNotFollow: { path: '^node_modules/' },

@@ -1,7 +1,7 @@
-import { type RedisTarget, redisTarget } from '../limits/redis-target.js';
 import { checkHost, parseTrustProxy } from './addresses.js';
 import { type EnvConfig, loadEnv } from './env.js';
 import { type PolicyFile, readPolicyFile } from './policy.js';
+import { type RedisTarget, redisTarget } from './redis-target.js';
 
 export interface HubConfig {
   env: EnvConfig;

@@ -1,6 +1,6 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import type { RedisTarget } from '../config/redis-target.js';
 import { EVENTS } from '../shared/events.js';
-import type { RedisTarget } from './redis-target.js';
 import { ADMIT_LUA, CHECK_LUA, RELEASE_LUA } from './scripts.js';
 
 /**

@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
 import type { ToolPolicy } from '../config/policy.js';
+import type { RedisTarget } from '../config/redis-target.js';
 import { Limits } from '../limits/limits.js';
 import { LimiterRedis } from '../limits/redis-client.js';
-import type { RedisTarget } from '../limits/redis-target.js';
 import { EVENTS } from '../shared/events.js';
 
 declare module 'fastify' {

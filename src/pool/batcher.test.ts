@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RunSlots, sharedSlots } from '../shared/run-slots.js';
 import { Batcher, type PendingRun } from './batcher.js';
-import { type InFlightBatch, sweepBatch } from './sweep.js';
+import type { InFlightBatch } from './lane.js';
+import { sweepBatch } from './sweep.js';
 
 /** The default pool: 2 active workers on the main lane. */
 const ACTIVE = 2;

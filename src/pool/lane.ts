@@ -1,6 +1,17 @@
-import type { LaneKind } from './batcher.js';
-import type { InFlightBatch } from './sweep.js';
+import type { LaneKind, PendingRun } from './batcher.js';
 import type { Workers } from './workers.js';
+
+/** A batch on a worker. */
+export interface InFlightBatch {
+  id: number;
+  lane: Lane;
+  items: PendingRun[];
+  controller: AbortController;
+  /** The run that passed its deadline: the batch was aborted (its worker terminated) for it. */
+  overdue: PendingRun | null;
+  /** The held run now running on this batch's worker: the batch does not count as active. */
+  held: PendingRun | null;
+}
 
 /**
  * One lane of the pool: its workers (src/pool/workers.ts), the batches on them, and how

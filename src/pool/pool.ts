@@ -4,6 +4,7 @@ import { EVENTS } from '../shared/events.js';
 import { MAX_BATCH_ID, RunSlots, sharedSlots } from '../shared/run-slots.js';
 import type { ToolInput } from '../shared/tool-def.js';
 import { Batcher, type LaneKind, type PendingRun } from './batcher.js';
+import type { InFlightBatch } from './lane.js';
 import { Lane } from './lane.js';
 import {
   busyOutcome,
@@ -14,7 +15,7 @@ import {
   stoppedByClose,
   unstartedRunOutcome,
 } from './outcome.js';
-import { type InFlightBatch, sweepBatch } from './sweep.js';
+import { sweepBatch } from './sweep.js';
 import { lowerPriority, threadCpuMs, Workers } from './workers.js';
 
 export interface PoolStats {

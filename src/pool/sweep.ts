@@ -1,18 +1,6 @@
 import type { RunSlots } from '../shared/run-slots.js';
 import type { PendingRun } from './batcher.js';
-import type { Lane } from './lane.js';
-
-/** A batch on a worker. */
-export interface InFlightBatch {
-  id: number;
-  lane: Lane;
-  items: PendingRun[];
-  controller: AbortController;
-  /** The run that passed its deadline: the batch was aborted (its worker terminated) for it. */
-  overdue: PendingRun | null;
-  /** The held run now running on this batch's worker: the batch does not count as active. */
-  held: PendingRun | null;
-}
+import type { InFlightBatch } from './lane.js';
 
 export interface SweepTimes {
   now: number;

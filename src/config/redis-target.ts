@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/env.js';
+import { ConfigError } from './env.js';
 
 export interface HostPort {
   host: string;
