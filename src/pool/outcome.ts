@@ -21,7 +21,9 @@ export interface FailureContext {
   timedOut: boolean;
   timeoutMs: number;
   heapMb: number;
+  /** When its worker started it (ms since the epoch; 0: never started), and the time now. */
   startedAt: number;
+  now: number;
 }
 
 export function failureOf(
@@ -75,7 +77,7 @@ export function shutdownOutcome(queuedMs: number): RunOutcome {
 }
 
 /**
- * A run that went back to the queue MAX_RETURNS times (src/pool/pool.ts) after batches
+ * A run that went back to the queue PoolTuning.maxReturns times (src/pool/failed-batch.ts) after batches
  * failed before it started, and whose batch failed again: mapped like the failure itself
  * (a worker out of heap: BUDGET_EXCEEDED; anything else: INTERNAL_ERROR), the tries logged.
  */
@@ -85,7 +87,13 @@ export function unstartedRunOutcome(
   tries: number,
   heapMb: number,
 ): RunOutcome {
-  const outcome = failedRunOutcome(err, queuedMs, { timedOut: false, timeoutMs: 0, heapMb, startedAt: 0 });
+  const outcome = failedRunOutcome(err, queuedMs, {
+    timedOut: false,
+    timeoutMs: 0,
+    heapMb,
+    startedAt: 0,
+    now: 0,
+  });
   if (outcome.ok) return outcome;
   const detail = `no worker ran it in ${tries} tries: ${outcome.detail ?? outcome.message}`;
   return { ...outcome, detail };
@@ -96,7 +104,7 @@ export function unstartedRunOutcome(
  * outcome of the run that was running when its batch failed.
  */
 export function failedRunOutcome(err: unknown, queuedMs: number, ctx: FailureContext): RunOutcome {
-  const ran = ctx.startedAt > 0 ? Date.now() - ctx.startedAt : 0;
+  const ran = ctx.startedAt > 0 ? ctx.now - ctx.startedAt : 0;
   if (ctx.timedOut) {
     return failureOf(
       'TIMEOUT',

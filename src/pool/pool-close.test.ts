@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 
 import { projectRoot } from '../paths.js';
 import { EVENTS } from '../shared/events.js';
 import type { RunOutcome } from './outcome.js';
-import { MAX_RETURNS, type PoolOptions, ToolPool } from './pool.js';
+import { type PoolOptions, ToolPool } from './pool.js';
+import { MAX_RETURNS } from './tuning.js';
 
 const fixture = (id: string) => join(projectRoot, 'test', 'fixtures', 'tools', id, 'run.ts');
 

@@ -1,10 +1,15 @@
 import type { RunSlots } from '../shared/run-slots.js';
-import type { PendingRun } from './batcher.js';
+import { pastDeadline } from './deadline.js';
+import { holdAfter, shouldLower, type Usual } from './held-runs.js';
 import type { InFlightBatch } from './lane.js';
+import type { PendingRun } from './pending-run.js';
+import type { ToolStats } from './tool-stats.js';
+import type { PoolTuning } from './tuning.js';
+import type { WorkerPort } from './worker-port.js';
 
 export interface SweepTimes {
   now: number;
-  /** A run holding its worker longer than this lets the runs queued behind it go elsewhere. */
+  /** PoolTuning.takeBackAfterMs: a run holding its worker longer lets the runs queued behind it go elsewhere. */
   takeBackAfterMs: number;
 }
 
@@ -19,9 +24,10 @@ export interface SweepFindings {
 }
 
 /**
- * Checks one batch: its running run's deadline (which starts when the worker starts that
- * run, not when it was queued, so good runs never time out behind bad ones), and whether
- * the runs queued behind it should go to another worker.
+ * Checks one batch at `t.now`: its running run's deadline (which starts when the worker
+ * starts that run, not when it was queued, so good runs never time out behind bad ones),
+ * and whether the runs queued behind it should go to another worker (taken back in the
+ * shared slots: a compare-and-swap against the worker's claim).
  */
 export function sweepBatch(slots: RunSlots, batch: InFlightBatch, t: SweepTimes): SweepFindings {
   const findings: SweepFindings = { overdue: null, takenBack: [], running: null, ranMs: 0 };
@@ -41,4 +47,58 @@ export function sweepBatch(slots: RunSlots, batch: InFlightBatch, t: SweepTimes)
     }
   }
   return findings;
+}
+
+/** What watching a batch reads and asks of. */
+export interface WatchParts {
+  slots: RunSlots;
+  tools: ToolStats;
+  port: WorkerPort;
+  tuning: PoolTuning;
+}
+
+/**
+ * One batch at one sweep (`now`): its running run is held past its hold threshold (while
+ * its lane has room for it), its thread lowered once its tool is known to run away, and
+ * its worker aborted past its deadline; a batch whose held run ended is active again.
+ * Returns the runs taken back, for the queue.
+ */
+export function watchBatch(p: WatchParts, batch: InFlightBatch, now: number): PendingRun[] {
+  const t = p.tuning;
+  const { overdue, takenBack, running, ranMs } = sweepBatch(p.slots, batch, {
+    now,
+    takeBackAfterMs: t.takeBackAfterMs,
+  });
+  const usual = running && usualOf(p, running);
+  if (running && usual && ranMs > holdAfter(usual, t)) {
+    if (batch.held !== running && batch.lane.hold(batch, running)) p.tools.hold(running);
+    const runsAway = p.tools.runsAway(running.toolId, t.runsAwayMs, now);
+    if (batch.held === running && shouldLower(usual, ranMs, runsAway, t)) lower(p, running, now);
+  } else {
+    batch.lane.release(batch);
+  }
+  if (overdue) {
+    // A start time not stamped yet reads as now.
+    const startedAt = p.slots.startedAt(overdue.slot) || now;
+    const cpuNowMs = () => p.port.cpuMs(p.slots.threadOf(overdue.slot));
+    if (pastDeadline({ run: overdue, ranMs, startedAt, cpuNowMs }, t)) {
+      batch.overdue = overdue;
+      p.port.abort(batch);
+    }
+  }
+  return takenBack;
+}
+
+/** What successful runs like `run` usually take (first runs on a worker apart). */
+function usualOf(p: WatchParts, run: PendingRun): Usual {
+  const first = p.slots.firstRun(run.slot);
+  return { first, ms: p.tools.usualMs(run.toolId, first) };
+}
+
+/** Lowers the run's thread priority, once; from then on it is charged its CPU time (src/pool/deadline.ts). */
+function lower(p: WatchParts, run: PendingRun, now: number): void {
+  const tid = p.slots.threadOf(run.slot);
+  if (tid > 0 && p.slots.lower(run.slot) && p.port.lower(tid)) {
+    run.lowered = { at: now, cpuMs: p.port.cpuMs(tid) };
+  }
 }

@@ -5,42 +5,32 @@ import { workerFile } from '../paths.js';
 import type { BatchAnswer, PoolWorkerData, RunBatch } from '../shared/envelope.js';
 
 export interface WorkersOptions {
-  /** Active workers: batches that run at normal priority at once (POOL_THREADS). */
-  threads: number;
-  /** Extra workers for held runs (POOL_OVERFLOW_THREADS). */
-  overflow: number;
+  /** Workers kept up at all times (a lane's active workers and its warm spare: src/pool/lane.ts). */
+  min: number;
+  /** Most workers at once: with overflow for held runs. */
+  max: number;
   heapMb: number;
+  /** PoolTuning.youngGenerationMb (at most a quarter of the heap). */
+  youngGenerationMb: number;
+  /** PoolTuning.idleTimeoutMs: idle workers above `min` leave after it. */
   idleTimeoutMs: number;
   workerData: PoolWorkerData;
   onError: (err: unknown) => void;
 }
 
 /**
- * Young generation of each worker. A worker keeps its young generation's pages committed
- * between runs, so after heavy runs every worker of the pool holds it: at 64 MiB, five
- * concurrent 4 MB batches of conversions left ~57 MiB more per worker resident than at
- * 16 MiB, with no slower runs (docs/operations.md, "Memory admission").
- */
-const YOUNG_GENERATION_MB = 16;
-
-/** Nice value given to the thread of a held run (Linux: lower CPU priority; elsewhere ignored). */
-const HELD_NICE = 10;
-
-/**
- * The worker threads: one Piscina instance holding `threads` active workers plus one warm
- * spare at all times, growing by up to `overflow` workers while runs are held (idle extra
- * workers leave after `idleTimeoutMs`). Workers start without their tools (they load each
- * on first use), so a new one is ready in milliseconds.
+ * The worker threads of one lane: one Piscina instance holding `min` workers at all
+ * times, growing to `max` while runs are held. Workers start without their tools (they
+ * load each on first use), so a new one is ready in milliseconds.
  */
 export class Workers {
   readonly piscina: Piscina<RunBatch, BatchAnswer>;
-  /** Most workers at once: active, spare and overflow. */
   readonly max: number;
   private readonly min: number;
 
   constructor(opts: WorkersOptions) {
-    this.min = opts.threads + 1;
-    this.max = this.min + opts.overflow;
+    this.min = opts.min;
+    this.max = opts.max;
     this.piscina = new Piscina<RunBatch, BatchAnswer>({
       filename: workerFile,
       minThreads: this.min,
@@ -49,7 +39,7 @@ export class Workers {
       concurrentTasksPerWorker: 1,
       resourceLimits: {
         maxOldGenerationSizeMb: opts.heapMb,
-        maxYoungGenerationSizeMb: Math.min(YOUNG_GENERATION_MB, opts.heapMb / 4),
+        maxYoungGenerationSizeMb: Math.min(opts.youngGenerationMb, opts.heapMb / 4),
       },
       workerData: opts.workerData,
     });
@@ -66,15 +56,16 @@ export class Workers {
 }
 
 /**
- * Lowers the CPU priority of the thread `tid` (a worker whose run is held), so that
- * runaway runs take only CPU the active workers leave. setpriority() on a thread id
- * applies to that thread alone on Linux; Node's os.setPriority passes the id through.
- * Done from the API thread, not by the worker: the worker is busy with the run. Best effort.
+ * Lowers the CPU priority of the thread `tid` (a worker whose run is held) to `nice`
+ * (Linux; elsewhere ignored), so that runaway runs take only CPU the active workers leave.
+ * setpriority() on a thread id applies to that thread alone on Linux; Node's
+ * os.setPriority passes the id through. Done from the API thread, not by the worker: the
+ * worker is busy with the run. Best effort.
  */
-export function lowerPriority(tid: number): boolean {
+export function lowerPriority(tid: number, nice: number): boolean {
   if (tid <= 0) return false;
   try {
-    setPriority(tid, HELD_NICE);
+    setPriority(tid, nice);
     return true;
   } catch {
     return false; // the thread just ended, or not Linux

@@ -1,0 +1,142 @@
+import type { RunEnvelope } from '../shared/envelope.js';
+import { RunSlots, sharedSlots } from '../shared/run-slots.js';
+import type { InFlightBatch } from './lane.js';
+import type { RunOutcome } from './outcome.js';
+import type { PendingRun } from './pending-run.js';
+import { poolCapacity, Scheduler, type SchedulerOptions } from './scheduler.js';
+import { POOL_TUNING, type PoolTuning } from './tuning.js';
+import type { WorkerPort } from './worker-port.js';
+
+/** Fake worker threads: they record what the scheduler asks of them; CPU times are set by the test. */
+export class FakeWorkers implements WorkerPort {
+  readonly sent: InFlightBatch[] = [];
+  readonly aborted: InFlightBatch[] = [];
+  readonly lowered: number[] = [];
+  readonly cpu = new Map<number, number>();
+
+  send(batch: InFlightBatch): void {
+    this.sent.push(batch);
+  }
+  abort(batch: InFlightBatch): void {
+    this.aborted.push(batch);
+  }
+  lower(tid: number): boolean {
+    this.lowered.push(tid);
+    return true;
+  }
+  cpuMs(tid: number): number | null {
+    return this.cpu.get(tid) ?? null;
+  }
+}
+
+let nextSlot = 0;
+
+/** A waiting run of `toolId`, for the queue alone (no scheduler): each in its own slot. */
+export function pendingRun(toolId: string, bytes = 10): PendingRun {
+  const now = Date.now();
+  return {
+    toolId,
+    mode: 'm',
+    input: {},
+    slot: nextSlot++,
+    timeoutMs: 1000,
+    enqueuedAt: now,
+    waitingSince: now,
+    bytes,
+    held: false,
+    lowered: null,
+    returns: 0,
+    settle: () => {},
+  };
+}
+
+/** A submitted run: its outcome once settled. */
+export interface Ticket {
+  outcome: RunOutcome | undefined;
+}
+
+/** The defaults of a small pool: 2 active workers on the main lane, 1 on the slow lane. */
+const OPTIONS: SchedulerOptions = { threads: 2, overflow: 4, maxQueue: 16, queueWaitMs: 30_000, heapMb: 128 };
+
+/**
+ * A scheduler over fake workers and a fake clock (`now`, moved by the test): the test
+ * plays the workers' side of the shared run slots (claim, start time) and their answers.
+ */
+export class Rig {
+  readonly workers = new FakeWorkers();
+  readonly scheduler: Scheduler;
+  readonly slots: RunSlots;
+  readonly tuning: PoolTuning;
+  now = 1_000_000;
+  private readonly startedAt: BigInt64Array;
+
+  constructor(opts: Partial<SchedulerOptions> = {}, tuning: Partial<PoolTuning> = {}) {
+    const o = { ...OPTIONS, ...opts };
+    this.tuning = { ...POOL_TUNING, ...tuning };
+    const shared = sharedSlots(poolCapacity(o));
+    this.startedAt = new BigInt64Array(shared.startedAt);
+    this.slots = new RunSlots(shared);
+    this.scheduler = new Scheduler(this.slots, this.workers, o, this.tuning);
+  }
+
+  submit(toolId: string, timeoutMs = 1000, bytes = 10): Ticket {
+    const ticket: Ticket = { outcome: undefined };
+    const call = { toolId, mode: 'm', input: {}, timeoutMs, bytes };
+    this.scheduler.submit(call, this.now, (outcome) => {
+      ticket.outcome = outcome;
+    });
+    return ticket;
+  }
+
+  /** Dispatches; returns the batches sent by it. */
+  dispatch(): InFlightBatch[] {
+    const before = this.workers.sent.length;
+    this.scheduler.dispatch(this.now);
+    return this.workers.sent.slice(before);
+  }
+
+  /** The worker of `batch` (thread `tid`) starts its run at `index` now. */
+  start(batch: InFlightBatch, index = 0, how: { first?: boolean; tid?: number } = {}): PendingRun {
+    const run = batch.items[index]!;
+    if (!this.slots.claim(run.slot, batch.id, how.tid ?? 100 + batch.id, how.first === true)) {
+      throw new Error('the run was taken back');
+    }
+    this.startedAt[run.slot] = BigInt(this.now);
+    return run;
+  }
+
+  /** The worker of `batch` ends its run at `index` (its result travels with the batch's answer). */
+  finishRun(batch: InFlightBatch, index: number): void {
+    this.slots.finish(batch.items[index]!.slot, batch.id);
+  }
+
+  /** Moves the clock by `ms` and sweeps. */
+  advance(ms: number): void {
+    this.now += ms;
+    this.scheduler.sweep(this.now);
+  }
+
+  /** The worker answers every run still in `batch`: each ok after `durationMs`. */
+  answer(batch: InFlightBatch, durationMs: number, first = false): void {
+    const answers = batch.items.map((run): RunEnvelope | null => {
+      if (this.slots.phase(run.slot, batch.id) === null) return null; // taken back
+      return { ok: true, json: '{}', durationMs, ...(first && { first: true as const }) };
+    });
+    this.scheduler.finished(batch, answers, this.now);
+  }
+
+  /** The worker of `batch` ended without answering (terminated, out of memory, crashed). */
+  fail(batch: InFlightBatch, err: unknown = new Error('worker died')): void {
+    this.scheduler.failed(batch, err, this.now);
+  }
+
+  /** `n` runs of `toolId` that each took `ms`, one after another: the scheduler learns the tool. */
+  train(toolId: string, ms: number, n = 60): void {
+    for (let i = 0; i < n; i++) {
+      this.submit(toolId);
+      const [batch] = this.dispatch();
+      this.start(batch!);
+      this.answer(batch!, ms, i === 0);
+    }
+  }
+}
