@@ -29,9 +29,11 @@ describe('limits on the shared Redis', () => {
       for (let i = 0; i < 8; i++) statuses.push((await get(app, String(i))).statusCode);
       expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
       const keys = await redis.keys(`${prefix}*`);
-      expect(keys.some((k) => k.startsWith(`${prefix}rl:fx-echo`))).toBe(true);
-      expect(keys.some((k) => k.startsWith(`${prefix}rlb:fx-echo`))).toBe(true);
-      expect(keys.some((k) => k.startsWith(`${prefix}budget:{fx-echo:`))).toBe(true);
+      // One key per client and tool holds the rate, burst and budget counters.
+      const [key] = keys.filter((k) => k.startsWith(`${prefix}lim:{fx-echo:`));
+      expect(Object.keys(await redis.hgetall(key!))).toEqual(
+        expect.arrayContaining(['c', 'e', 'b', 'f', 'u', 'v']),
+      );
       const ready = (await app.inject({ url: '/readyz' })).json();
       expect(ready).toMatchObject({ ok: true, status: 'ready', limiterStore: 'redis' });
     } finally {
@@ -120,9 +122,15 @@ describe('admission checks batched per event-loop turn', () => {
         ).toHaveLength(5);
       }
       // Every lease was given back (the key is deleted when empty); the budget was charged.
-      await expect.poll(() => redis.keys(`${prefix}lease:*`)).toEqual([]);
+      const leaseFields = async () =>
+        (await Promise.all((await redis.keys(`${prefix}lim:*`)).map((k) => redis.hkeys(k))))
+          .flat()
+          .filter((f) => f.startsWith('l'));
+      await expect.poll(leaseFields).toEqual([]);
       expect((await app.inject({ url: '/metrics' })).body).not.toMatch(/^toolhub_client_leases_held\{/m);
-      const budgets = await redis.mget(clients.map((ip) => `${prefix}budget:{fx-sleep:${ip}}`));
+      const budgets = await Promise.all(
+        clients.map((ip) => redis.hget(`${prefix}lim:{fx-sleep:${ip}}`, 'u')),
+      );
       for (const used of budgets) expect(Number(used)).toBeGreaterThanOrEqual(3 * 200);
     } finally {
       redis.disconnect();
@@ -161,7 +169,8 @@ describe('when Redis fails at run time', () => {
       expect((await get(app, 'back')).statusCode).toBe(200);
       const fresh = new Redis(url);
       try {
-        expect((await fresh.keys('toolhub:rl:fx-echo*')).length).toBe(1);
+        // Counted in the (restarted, empty) Redis again: the client's key for the tool is back.
+        expect((await fresh.keys('toolhub:lim:{fx-echo:*')).length).toBe(1);
       } finally {
         fresh.disconnect();
       }

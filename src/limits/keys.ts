@@ -1,27 +1,14 @@
 /**
- * The limiter's Redis keys, named once. The rate-limit counters are rate-limiter-flexible's
- * own layout (`<keyPrefix>:<client>` with keyPrefix `<prefix>rl:<name>`), so the library and
- * the batched check count on the same keys. The budget and slot keys carry a hash tag (the
- * braces): both keys of one client and tool share a Redis Cluster slot. check.lua
- * (src/limits/lua/) builds the same names from their parts; src/limits/shared-check.test.ts
- * checks that they agree.
+ * The limiter's Redis keys, named once. One key per client and tool holds every counter of
+ * their decisions (rate windows per tier, budget, leases: src/limits/decide.ts), and its hash
+ * tag (the braces) names one Redis Cluster slot. The MCP message limit counts per client
+ * under a tool id no tool can have (`@mcp`: tool ids are kebab-case).
  */
-
-/** The rate counters' name: the tool id, or `<toolId>:<tier>` for a tier's own counters. */
-export function rateName(toolId: string, tier: string): string {
-  return tier ? `${toolId}:${tier}` : toolId;
+export function limitKey(prefix: string, toolId: string, client: string): string {
+  return `${prefix}lim:{${toolId}:${client}}`;
 }
 
-/** `name`: see rateName. */
-export function rateKeyPrefix(prefix: string, name: string): { main: string; burst: string } {
-  return { main: `${prefix}rl:${name}`, burst: `${prefix}rlb:${name}` };
-}
-
-export function budgetKey(prefix: string, toolId: string, client: string): string {
-  return `${prefix}budget:{${toolId}:${client}}`;
-}
-
-/** The client's leases on the tool: a sorted set of lease ids scored by their deadlines. */
-export function slotKey(prefix: string, toolId: string, client: string): string {
-  return `${prefix}lease:{${toolId}:${client}}`;
+/** The key of a client's MCP messages. */
+export function messageKey(prefix: string, client: string): string {
+  return limitKey(prefix, '@mcp', client);
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_URL, redisPrefix, requireRedis } from '../../test/helpers.js';
 import { PrivateRedis } from '../../test/private-redis.js';
-import { slotKey } from './keys.js';
+import { limitKey } from './keys.js';
 import { type Check, Limits } from './limits.js';
 import { LimiterRedis } from './redis-client.js';
 import { testPolicy } from './test-policy.js';
@@ -14,7 +14,10 @@ import { testPolicy } from './test-policy.js';
  */
 const POLICY = testPolicy();
 const RUN = { cached: false, tier: '' };
-const outcome = (c: Check) => (c.ok ? (c.lease?.admission.store ?? 'none') : c.refusal.code);
+const outcome = (c: Check) => (c.ok ? (c.lease?.store ?? 'none') : c.refusal.code);
+/** The leases in a client's key: its `l<id>` fields and their deadlines. */
+const leasesIn = async (client: LimiterRedis, key: string) =>
+  Object.entries(await client.client.hgetall(key)).filter(([f]) => f.startsWith('l'));
 
 let redis: LimiterRedis;
 beforeAll(async () => {
@@ -49,17 +52,15 @@ describe('leases on a client’s slots', () => {
     const prefix = redisPrefix();
     const limits = new Limits(redis, prefix, 0, () => 800);
     expect(outcome(await limits.check('t', 'busy', POLICY, RUN))).toBe('redis');
-    const key = slotKey(prefix, 't', 'busy');
-    const deadline = Number((await redis.client.zrange(key, '0', '0', 'WITHSCORES'))[1]);
+    const key = limitKey(prefix, 't', 'busy');
+    const [[, deadline]] = (await leasesIn(redis, key)) as [[string, string]];
     // Continued traffic from the same client: every attempt is refused and changes nothing.
     let last = '';
     for (let i = 0; i < 200 && last !== 'redis'; i++) {
       const c = await limits.check('t', 'busy', POLICY, RUN);
       last = outcome(c);
       if (last === 'CONCURRENCY_LIMIT') {
-        const scores = await redis.client.zrange(key, '0', '-1', 'WITHSCORES');
-        expect(scores.length).toBe(2);
-        expect(Number(scores[1])).toBe(deadline);
+        expect(await leasesIn(redis, key)).toEqual([[expect.any(String), deadline]]);
       }
       if (c.ok && c.lease) await limits.release(c.lease, 0);
       await new Promise((r) => setTimeout(r, 25));
@@ -80,15 +81,15 @@ describe('leases on a client’s slots', () => {
       'redis',
     ]);
     expect(limits.leases().held.get('t')).toBe(3);
-    const key = slotKey(prefix, 't', 'many');
-    expect(await redis.client.zcard(key)).toBe(3);
+    const key = limitKey(prefix, 't', 'many');
+    expect(await leasesIn(redis, key)).toHaveLength(3);
     const leases = checks.flatMap((c) => (c.ok && c.lease ? [c.lease] : []));
     await limits.release(leases[0]!, 0);
     // A second release of the same lease changes nothing (a retried release is safe).
     await limits.release(leases[0]!, 0);
-    expect(await redis.client.zcard(key)).toBe(2);
+    expect(await leasesIn(redis, key)).toHaveLength(2);
     for (const lease of leases.slice(1)) await limits.release(lease, 0);
-    expect(await redis.client.exists(key)).toBe(0);
+    expect(await leasesIn(redis, key)).toEqual([]);
     expect(limits.leases().held.get('t') ?? 0).toBeLessThanOrEqual(0);
   });
 });
@@ -104,7 +105,7 @@ describe('a release that fails during an outage', () => {
     const stall = new LimiterRedis(priv.url, 10_000);
     await new Promise((resolve) => stall.client.once('ready', resolve));
     const limits = new Limits(own, 'toolhub-test:', 0, () => 600_000);
-    const key = slotKey('toolhub-test:', 't', 'outage');
+    const key = limitKey('toolhub-test:', 't', 'outage');
     try {
       const held = await limits.check('t', 'outage', POLICY, RUN);
       expect(outcome(held)).toBe('redis');
@@ -120,7 +121,7 @@ describe('a release that fails during an outage', () => {
           async () => {
             const c = await limits.check('t', 'other', POLICY, RUN);
             if (c.ok && c.lease) await limits.release(c.lease, 0);
-            return limits.leases().unreleased === 0 && (await stall.client.exists(key)) === 0;
+            return limits.leases().unreleased === 0 && (await leasesIn(stall, key)).length === 0;
           },
           { timeout: 20_000, interval: 100 },
         )

@@ -1,24 +1,34 @@
 import type { ToolPolicy } from '../config/policy.js';
-import type { ErrorCode } from '../errors.js';
-import { Admission, type AdmissionLease, type AdmitRefusal } from './admission.js';
+import {
+  budgetSpent,
+  clientCap,
+  type RateDecision,
+  type Refusal,
+  rateDecision,
+  rateSpent,
+  toolCap,
+} from './decisions.js';
 import { ToolInFlight } from './in-flight.js';
-import { rateName } from './keys.js';
-import { type RateDecision, RateLimits, rateDecision } from './rate-limit.js';
+import { limitKey, messageKey } from './keys.js';
+import { LeaseBook } from './lease-book.js';
+import { MemoryStore } from './memory-store.js';
 import type { LimiterRedis } from './redis-client.js';
-import { endOfTurn, TurnScripts } from './turn-scripts.js';
+import { RedisStore } from './redis-store.js';
+import type { DecideReply, DecideRequest, ReleaseRequest, StorePolicy } from './store.js';
+import { endOfTurn } from './turn-queue.js';
 import { WaitLines } from './wait-lines.js';
 
-/** What a run holds while it runs: the client's slot (and budget), and a slot of its tool here. */
-export interface Lease {
-  readonly admission: AdmissionLease;
-  readonly policy: ToolPolicy;
-}
+export type { RateDecision, Refusal } from './decisions.js';
 
-/** Why a run may not go, with when to retry. */
-export interface Refusal {
-  code: Extract<ErrorCode, 'RATE_LIMITED' | 'BUDGET_EXCEEDED' | 'CONCURRENCY_LIMIT'>;
-  message: string;
-  retryAfterSec: number;
+/** What a run holds while it runs: its lease on one of its client's slots, and a slot of its tool here. */
+export interface Lease {
+  readonly toolId: string;
+  readonly client: string;
+  readonly key: string;
+  readonly id: string;
+  /** Where the lease was taken, so it is given back to the same store. */
+  readonly store: 'redis' | 'memory';
+  readonly policy: ToolPolicy;
 }
 
 /** The decision of `check`: the rate limiter's answer always, and a lease or a refusal. */
@@ -33,121 +43,63 @@ export interface CheckOptions {
   tier: string;
 }
 
-/** The first step of a check: the rate limiter's answer, and the admission's unless cached or refused. */
-interface FirstPass {
-  rate: RateDecision;
-  admitted: AdmissionLease | AdmitRefusal | null;
-}
+type Decided = { reply: DecideReply; store: 'redis' | 'memory'; leaseId: string };
 
 /**
- * Every limit a run passes before the pool, in one place: rate limit, compute budget,
- * per-client cap (shared through Redis when there is one) and the tool's cap on this
- * instance. It owns their order: with Redis, the checks of every request of an event-loop
- * turn leave together after the turn's I/O (src/limits/turn-scripts.ts), as one script call
- * that counts the rate limit and takes the admission. On a Redis Cluster, whose script
- * calls name one hash slot, the rate limit goes through rate-limiter-flexible and the
- * admission pairs alone. Runs past a cap wait their turn in a line
+ * Every limit a run passes before the pool, in one place: rate limit, compute budget and
+ * the client's cap, decided in one step by the limit store (src/limits/store.ts: Redis,
+ * shared by every instance, when configured; in-process otherwise and while Redis is away),
+ * then the tool's cap on this instance. Runs past a cap wait their turn in a line
  * (src/limits/wait-lines.ts), up to `capWaitMs`.
  */
 export class Limits {
-  readonly rate: RateLimits;
-  private readonly admission: Admission;
-  /** The script calls of each event-loop turn, when Redis is configured. */
-  private readonly turn: TurnScripts | null;
-  private readonly inFlight = new ToolInFlight();
+  private readonly memory = new MemoryStore();
+  private readonly shared: RedisStore | null;
+  private readonly book = new LeaseBook();
+  private readonly toolRuns = new ToolInFlight();
   private readonly lines = new WaitLines();
+  /** Store policies by tool policy and tier: the same object each time, so a call sends it once. */
+  private readonly storePolicies = new WeakMap<ToolPolicy, Map<string, StorePolicy>>();
 
   constructor(
     readonly redis: LimiterRedis | null,
-    prefix: string,
+    private readonly prefix: string,
     private readonly capWaitMs: number,
-    /** A lease's life unless released: the longest a run can live in the hub (src/app.ts). */
-    leaseMs: (policy: ToolPolicy) => number = (policy) => capWaitMs + policy.timeoutMs * 4 + 30_000,
+    /** A lease's life unless given back: the longest a run can live in the hub (src/app.ts). */
+    private readonly leaseMs: (policy: ToolPolicy) => number = (p) => capWaitMs + p.timeoutMs * 4 + 30_000,
   ) {
-    this.rate = new RateLimits(redis, prefix);
-    this.turn = redis ? new TurnScripts(redis, prefix) : null;
-    this.admission = new Admission(redis, prefix, this.turn, leaseMs);
-  }
-
-  /** Leases this instance holds on clients' slots in Redis, by tool, and releases waiting for Redis. */
-  leases(): { held: ReadonlyMap<string, number>; unreleased: number } {
-    return { held: this.admission.held, unreleased: this.admission.unreleasedCount };
+    this.shared = redis ? new RedisStore(redis) : null;
   }
 
   async check(toolId: string, client: string, policy: ToolPolicy, opts: CheckOptions): Promise<Check> {
-    const { rate, admitted } = await this.firstPass(toolId, client, policy, opts);
-    if (!rate.allowed) {
-      if (admitted && isLease(admitted)) await this.admission.release(admitted, policy, 0);
-      const message = `rate limit of ${policy.limit} runs (+${policy.burst} burst) per ${policy.windowSec} s for ${toolId} is spent`;
-      return {
-        ok: false,
-        rate,
-        refusal: { code: 'RATE_LIMITED', message, retryAfterSec: rate.retryAfterSec },
-      };
-    }
-    if (admitted === null) return { ok: true, rate, lease: null };
+    const key = limitKey(this.prefix, toolId, client);
+    const sp = this.storePolicy(policy, opts.tier);
+    const first = await this.decide(this.request(key, sp, 1, !opts.cached), true);
+    const rate = rateDecision(policy, first.reply[0], first.reply[1], first.reply[2] === 1);
+    if (!rate.allowed) return { ok: false, rate, refusal: rateSpent(toolId, policy, rate) };
+    if (opts.cached) return { ok: true, rate, lease: null };
     const waitUntil = Date.now() + this.capWaitMs;
-    const client_ = await this.clientSlot(toolId, client, policy, admitted, waitUntil);
-    if (!isLease(client_)) return { ok: false, rate, refusal: client_ };
-    const lease: Lease = { admission: client_, policy };
+    let admitted = this.admitted(toolId, client, key, policy, first);
+    if (!isLease(admitted) && admitted.code === 'CONCURRENCY_LIMIT') {
+      // Past the client's cap: wait in the client's own line for one of its runs to end.
+      const retry = async () => {
+        const again = this.admitted(
+          toolId,
+          client,
+          key,
+          policy,
+          await this.decide(this.request(key, sp, 0, true)),
+        );
+        return isLease(again) || again.code === 'BUDGET_EXCEEDED' ? again : null;
+      };
+      admitted = (await this.lines.acquire(lineOf(toolId, client), waitUntil, retry)) ?? admitted;
+    }
+    if (!isLease(admitted)) return { ok: false, rate, refusal: admitted };
     if (!(await this.toolSlot(toolId, policy, waitUntil))) {
-      await this.releaseClient(lease, 0);
-      const message = `${toolId} already has ${policy.maxInFlight} runs in flight on this instance`;
-      return { ok: false, rate, refusal: { code: 'CONCURRENCY_LIMIT', message, retryAfterSec: 1 } };
+      await this.giveBack(admitted, 0);
+      return { ok: false, rate, refusal: toolCap(toolId, policy) };
     }
-    return { ok: true, rate, lease };
-  }
-
-  private async firstPass(
-    toolId: string,
-    client: string,
-    policy: ToolPolicy,
-    opts: CheckOptions,
-  ): Promise<FirstPass> {
-    if (this.rate.shared) {
-      await endOfTurn();
-      if (this.turn && !this.turn.cluster && this.rate.shared) {
-        try {
-          return await this.checkTogether(this.turn, toolId, client, policy, opts);
-        } catch (err) {
-          // Served in-process, as the library's insurance store would serve its own call.
-          this.redis?.failed(`limits: ${(err as Error).message}`);
-          const rate = await this.rate.consumeHere(toolId, client, policy, opts.tier);
-          const admitted =
-            opts.cached || !rate.allowed ? null : this.admission.admitHere(toolId, client, policy);
-          return { rate, admitted };
-        }
-      }
-    }
-    const admitting = opts.cached ? null : this.admission.admit(toolId, client, policy);
-    const [rate, admitted] = await Promise.all([
-      this.rate.consume(toolId, client, policy, opts.tier),
-      admitting,
-    ]);
-    return { rate, admitted };
-  }
-
-  /** Rate limit and admission in the turn's one script call (src/limits/scripts.ts, CHECK_LUA). */
-  private async checkTogether(
-    turn: TurnScripts,
-    toolId: string,
-    client: string,
-    policy: ToolPolicy,
-    opts: CheckOptions,
-  ): Promise<FirstPass> {
-    const leaseId = this.admission.nextLeaseId();
-    const [consumed, msBeforeNext, allowed, ...admission] = await turn.check({
-      name: rateName(toolId, opts.tier),
-      toolId,
-      client,
-      policy,
-      leaseMs: this.admission.leaseMs(policy),
-      leaseId,
-      admit: !opts.cached,
-    });
-    const rate = rateDecision(policy, consumed, msBeforeNext, allowed === 1);
-    if (!rate.allowed || opts.cached) return { rate, admitted: null };
-    return { rate, admitted: this.admission.fromReply(toolId, client, policy, leaseId, admission) };
+    return { ok: true, rate, lease: admitted };
   }
 
   /**
@@ -156,42 +108,128 @@ export class Limits {
    * its time charged. Never throws (a release that fails is charged in-process).
    */
   async release(lease: Lease, workerMs: number): Promise<void> {
-    this.inFlight.release(lease.admission.toolId);
-    this.lines.notify(lease.admission.toolId);
-    await this.releaseClient(lease, workerMs);
+    this.toolRuns.release(lease.toolId);
+    this.lines.notify(lease.toolId);
+    await this.giveBack(lease, workerMs);
   }
 
-  private async releaseClient(lease: Lease, workerMs: number): Promise<void> {
-    const { toolId, client } = lease.admission;
-    await this.admission.release(lease.admission, lease.policy, workerMs);
-    this.lines.notify(lineOf(toolId, client));
+  /**
+   * Counts `points` against a rate limit of `limit` a minute under the client's message key
+   * (the MCP message limit): the same store and turn as the runs' checks.
+   */
+  async countMessages(client: string, points: number, policy: StorePolicy): Promise<RateDecision> {
+    const { reply } = await this.decide(
+      this.request(messageKey(this.prefix, client), policy, points, false),
+      true,
+    );
+    const [consumed, msBeforeNext, allowed] = reply;
+    const remaining = allowed === 1 ? Math.max(0, policy.limit - consumed) : 0;
+    const resetMs = Math.max(0, msBeforeNext);
+    return {
+      allowed: allowed === 1,
+      remaining,
+      resetMs,
+      retryAfterSec: Math.max(1, Math.ceil(resetMs / 1000)),
+    };
   }
 
-  /** Past the per-client cap: wait in the client's own line for one of its runs to end. */
-  private async clientSlot(
+  /** Leases this instance holds on clients' slots in Redis, by tool, and releases waiting for Redis. */
+  leases(): { held: ReadonlyMap<string, number>; unreleased: number } {
+    return { held: this.book.held, unreleased: this.book.pending };
+  }
+
+  private request(key: string, policy: StorePolicy, points: number, admit: boolean): DecideRequest {
+    return { key, policy, points, admit, leaseId: admit ? this.book.nextId() : '' };
+  }
+
+  /**
+   * The store's decision: Redis while it serves (after the turn's I/O, so a turn's decisions
+   * share one call), else, or when the call fails, the in-process store, as an insurance.
+   */
+  private async decide(r: DecideRequest, inTurn = false): Promise<Decided> {
+    const redis = this.redis;
+    if (this.shared && redis) {
+      if (redis.usable()) {
+        if (inTurn) await endOfTurn();
+        try {
+          const reply = await this.shared.decide(r);
+          this.book.retry((release) => this.shared!.release(release));
+          return { reply, store: 'redis', leaseId: r.leaseId };
+        } catch (err) {
+          redis.failed(`limits: ${(err as Error).message}`);
+        }
+      } else redis.fellBack('not ready');
+    }
+    return { reply: this.memory.decideNow(r), store: 'memory', leaseId: r.leaseId };
+  }
+
+  /** The admission part of a decision as a lease or a refusal. */
+  private admitted(
     toolId: string,
     client: string,
+    key: string,
     policy: ToolPolicy,
-    admitted: AdmissionLease | AdmitRefusal,
-    waitUntil: number,
-  ): Promise<AdmissionLease | AdmitRefusal> {
-    if (isLease(admitted) || admitted.code !== 'CONCURRENCY_LIMIT') return admitted;
-    const got = await this.lines.acquire(lineOf(toolId, client), waitUntil, async () => {
-      const again = await this.admission.admit(toolId, client, policy);
-      // A slot ends the wait, and so does a spent budget; the cap again means wait on.
-      return isLease(again) || again.code === 'BUDGET_EXCEEDED' ? again : null;
-    });
-    return got ?? admitted;
+    d: Decided,
+  ): Lease | Refusal {
+    const [, , , used, pttl, n] = d.reply;
+    if (used >= policy.computeBudgetMs) return budgetSpent(policy, pttl);
+    if (n < 0) return clientCap(policy);
+    if (d.store === 'redis') this.book.taken(toolId);
+    return { toolId, client, key, id: d.leaseId, store: d.store, policy };
+  }
+
+  private async giveBack(lease: Lease, workerMs: number): Promise<void> {
+    const request: ReleaseRequest = {
+      key: lease.key,
+      leaseId: lease.id,
+      chargedMs: Math.ceil(workerMs),
+      windowMs: lease.policy.windowSec * 1000,
+    };
+    if (lease.store === 'redis' && this.shared && this.redis) {
+      this.book.given(lease.toolId);
+      try {
+        await this.shared.release(request);
+      } catch (err) {
+        // The charge goes in-process; the lease is given back once Redis answers again (or
+        // frees itself at its deadline, whichever comes first).
+        this.redis.failed(`admission release: ${(err as Error).message}`);
+        await this.memory.release({ ...request, leaseId: '' });
+        this.book.failed(request);
+      }
+    } else await this.memory.release(request);
+    this.lines.notify(lineOf(lease.toolId, lease.client));
   }
 
   /** The tool's cap on this instance: past it, wait in the tool's line. */
   private async toolSlot(toolId: string, policy: ToolPolicy, waitUntil: number): Promise<boolean> {
-    const take = () => (this.inFlight.tryAcquire(toolId, policy.maxInFlight) ? true : null);
+    const take = () => (this.toolRuns.tryAcquire(toolId, policy.maxInFlight) ? true : null);
     return take() ?? (await this.lines.acquire(toolId, waitUntil, async () => take())) ?? false;
+  }
+
+  private storePolicy(policy: ToolPolicy, tier: string): StorePolicy {
+    let byTier = this.storePolicies.get(policy);
+    if (!byTier) {
+      byTier = new Map();
+      this.storePolicies.set(policy, byTier);
+    }
+    let sp = byTier.get(tier);
+    if (!sp) {
+      sp = {
+        tier,
+        limit: policy.limit,
+        burst: Math.max(policy.burst, 0),
+        windowMs: policy.windowSec * 1000,
+        budgetMs: policy.computeBudgetMs,
+        cap: policy.maxInFlightPerClient,
+        leaseMs: this.leaseMs(policy),
+      };
+      byTier.set(tier, sp);
+    }
+    return sp;
   }
 }
 
-function isLease(x: AdmissionLease | AdmitRefusal): x is AdmissionLease {
+function isLease(x: Lease | Refusal): x is Lease {
   return 'store' in x;
 }
 

@@ -1,6 +1,6 @@
 import type { ToolPolicy } from '../config/policy.js';
 import type { RateLimitInfo } from '../errors.js';
-import type { RateDecision } from './rate-limit.js';
+import type { RateDecision } from './decisions.js';
 
 /** What a client is told about its rate limit: the `rateLimit` block and the headers. */
 export interface RateReport {

@@ -1,7 +1,7 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { RedisTarget } from '../config/redis-target.js';
 import { EVENTS } from '../shared/events.js';
-import { ADMIT_LUA, CHECK_LUA, RELEASE_LUA } from './scripts.js';
+import { DECIDE_LUA, RELEASE_LUA } from './scripts.js';
 
 /**
  * The limiter's Redis connection and its health. Commands fail fast instead of
@@ -52,8 +52,7 @@ export class LimiterRedis {
     this.client.on('error', () => this.failed('connection error'));
     this.client.on('ready', () => this.markUp());
     // No fixed key count: the caller sends one call for many requests (src/limits/turn-scripts.ts).
-    this.client.defineCommand('toolhubAdmit', { lua: ADMIT_LUA });
-    this.client.defineCommand('toolhubCheck', { lua: CHECK_LUA });
+    this.client.defineCommand('toolhubDecide', { lua: DECIDE_LUA });
     this.client.defineCommand('toolhubRelease', { lua: RELEASE_LUA });
   }
 
@@ -106,11 +105,9 @@ export class LimiterRedis {
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    /** `numKeys`, then the keys, then the arguments (see ADMIT_LUA). */
-    toolhubAdmit(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
-    /** `numKeys`, then the keys, then the arguments (see CHECK_LUA). */
-    toolhubCheck(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
-    /** `numKeys`, then the keys, then the arguments (see RELEASE_LUA). */
+    /** `numKeys`, then the keys, then the arguments (src/limits/lua/decide.lua). */
+    toolhubDecide(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
+    /** `numKeys`, then the keys, then the arguments (src/limits/lua/release.lua). */
     toolhubRelease(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number>;
   }
 }

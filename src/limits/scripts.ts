@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
  * The limiter's Lua scripts, one file each in src/limits/lua/ with a header naming its KEYS
  * and ARGV (each runs atomically in Redis; src/limits/redis-client.ts defines them as
  * commands). `-- @include <name>` inlines src/limits/lua/includes/<name>.lua, the way bullmq
- * shares code between its commands. The build copies the folder beside the compiled loader.
+ * shares code between its commands (both read the clock so). The build copies the folder beside
+ * the compiled loader.
  */
 const dir = new URL('./lua/', import.meta.url);
 
@@ -15,6 +16,5 @@ export function loadScript(name: string): string {
   );
 }
 
-export const ADMIT_LUA = loadScript('admit');
-export const CHECK_LUA = loadScript('check');
+export const DECIDE_LUA = loadScript('decide');
 export const RELEASE_LUA = loadScript('release');

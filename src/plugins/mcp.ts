@@ -51,7 +51,7 @@ export default fp<McpOptions>(
   async (app, opts) => {
     app.decorateRequest('mcpCalls', null);
     const parts = mcpParts(app);
-    const limit = new McpMessageLimit(opts.messageLimit, app.limits.redis, opts.prefix);
+    const limit = new McpMessageLimit(opts.messageLimit, app.limits);
     let handler: Promise<McpHandler> | undefined;
     const load = (): Promise<McpHandler> => {
       if (!handler) {

@@ -26,7 +26,7 @@ const LEASE_MS = 2 * CAP_WAIT_MS + QUEUE_WAIT_MS + 2 * TIMEOUT_MS + 5000;
 const RECOVERY_MS = LEASE_MS + 50_000;
 /** 200s in a row that count as served again. */
 const STREAK = 30;
-const KEY = `toolhub:lease:{${TOOL}:127.0.0.1}`;
+const KEY = `toolhub:lim:{${TOOL}:127.0.0.1}`;
 
 /** What a round needs of the Redis setup: PrivateCluster and PrivateSentinel both serve. */
 interface FailoverStore {
@@ -111,15 +111,13 @@ async function metric(hub: Instance, name: string): Promise<number> {
     .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
 }
 
-/** The deadlines (Redis server ms) of the client's leases on `master`. */
+/** The deadlines (Redis server ms) of the client's leases on `master`: its key's `l<id>` fields. */
 async function leaseDeadlines(master: number): Promise<number[]> {
-  const reply = (await redisCli(master, 'zrange', KEY, '0', '-1', 'withscores')).trim();
-  return reply
-    ? reply
-        .split('\n')
-        .filter((_, i) => i % 2 === 1)
-        .map(Number)
-    : [];
+  const lines = (await redisCli(master, 'hgetall', KEY)).trim().split('\n');
+  const deadlines: number[] = [];
+  for (let i = 0; i + 1 < lines.length; i += 2)
+    if (lines[i]!.startsWith('l')) deadlines.push(Number(lines[i + 1]));
+  return deadlines;
 }
 
 /**

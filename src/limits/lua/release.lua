@@ -1,25 +1,37 @@
 --[[
-  After runs: give back each lease and charge the run's worker time to the budget window.
-  Releasing a lease that expired or was already given back does nothing, so a release
-  retried after an outage (src/limits/admission.ts) is safe.
+  After runs: give each lease back and charge the run's worker time to the budget window:
+  the steps of release() in src/limits/decide.ts. Giving back a lease already given back or
+  expired does nothing, so a release retried after an outage is safe.
 
   Input:
-    KEYS[2i-1]  budget key of release i
-    KEYS[2i]    slot key of release i (a sorted set of leases)
-    ARGV[3i-2]  chargedMs: worker time to charge (0: none)
-    ARGV[3i-1]  windowMs: the budget window, set when the charge opens it
-    ARGV[3i]    leaseId
+    KEYS[i]       the client's key for the tool of release i
+    ARGV[1]       now in ms (0: Redis server time)
+    then per release 3: leaseId, chargedMs (0: none), windowMs (the budget window)
   Output:
     1
 ]]
-for i = 1, #KEYS, 2 do
-  local a = (i - 1) / 2 * 3
-  redis.call('ZREM', KEYS[i + 1], ARGV[a + 3])
-  if redis.call('ZCARD', KEYS[i + 1]) == 0 then redis.call('DEL', KEYS[i + 1]) end
-  local ms = tonumber(ARGV[a + 1])
+-- @include now
+
+for i = 1, #KEYS do
+  local key = KEYS[i]
+  local a = 1 + (i - 1) * 3
+  redis.call('HDEL', key, 'l' .. ARGV[a + 1])
+  local ms = tonumber(ARGV[a + 2])
   if ms > 0 then
-    local total = redis.call('INCRBY', KEYS[i], ms)
-    if total == ms or redis.call('PTTL', KEYS[i]) < 0 then redis.call('PEXPIRE', KEYS[i], ARGV[a + 2]) end
+    local f = redis.call('HMGET', key, 'u', 'v', 'x')
+    local used, ends, x = tonumber(f[1]) or 0, tonumber(f[2]) or 0, tonumber(f[3]) or 0
+    if ends <= now then
+      used = ms
+      ends = now + tonumber(ARGV[a + 3])
+    else
+      used = used + ms
+    end
+    if ends > x then
+      redis.call('HSET', key, 'u', used, 'v', ends, 'x', ends)
+      redis.call('PEXPIREAT', key, ends)
+    else
+      redis.call('HSET', key, 'u', used, 'v', ends)
+    end
   end
 end
 return 1

@@ -1,0 +1,67 @@
+import type { ToolPolicy } from '../config/policy.js';
+import type { ErrorCode } from '../errors.js';
+
+/** The rate limit's answer for one run, as the client is told it (src/limits/rate-report.ts). */
+export interface RateDecision {
+  allowed: boolean;
+  /** Runs this client may still make in the window, the burst allowance included. */
+  remaining: number;
+  resetMs: number;
+  retryAfterSec: number;
+}
+
+/** Why a run may not go, with when to retry. */
+export interface Refusal {
+  code: Extract<ErrorCode, 'RATE_LIMITED' | 'BUDGET_EXCEEDED' | 'CONCURRENCY_LIMIT'>;
+  message: string;
+  retryAfterSec: number;
+}
+
+/**
+ * The main counter goes on counting past `limit` (every attempt is an increment), so the
+ * burst used in this window is what lies beyond `limit`.
+ */
+export function rateDecision(
+  policy: ToolPolicy,
+  consumed: number,
+  msBeforeNext: number,
+  allowed: boolean,
+): RateDecision {
+  const remaining = allowed
+    ? Math.max(0, policy.limit - consumed) + Math.max(0, policy.burst - Math.max(0, consumed - policy.limit))
+    : 0;
+  const resetMs = Math.max(0, msBeforeNext);
+  return { allowed, remaining, resetMs, retryAfterSec: Math.max(1, Math.ceil(resetMs / 1000)) };
+}
+
+export function rateSpent(toolId: string, policy: ToolPolicy, rate: RateDecision): Refusal {
+  return {
+    code: 'RATE_LIMITED',
+    message: `rate limit of ${policy.limit} runs (+${policy.burst} burst) per ${policy.windowSec} s for ${toolId} is spent`,
+    retryAfterSec: rate.retryAfterSec,
+  };
+}
+
+export function budgetSpent(policy: ToolPolicy, msLeft: number): Refusal {
+  return {
+    code: 'BUDGET_EXCEEDED',
+    message: `compute budget of ${policy.computeBudgetMs} ms per ${policy.windowSec} s for this tool is spent`,
+    retryAfterSec: Math.max(1, Math.ceil((msLeft > 0 ? msLeft : policy.windowSec * 1000) / 1000)),
+  };
+}
+
+export function clientCap(policy: ToolPolicy): Refusal {
+  return {
+    code: 'CONCURRENCY_LIMIT',
+    message: `at most ${policy.maxInFlightPerClient} runs of this tool may be in flight per client`,
+    retryAfterSec: 1,
+  };
+}
+
+export function toolCap(toolId: string, policy: ToolPolicy): Refusal {
+  return {
+    code: 'CONCURRENCY_LIMIT',
+    message: `${toolId} already has ${policy.maxInFlight} runs in flight on this instance`,
+    retryAfterSec: 1,
+  };
+}

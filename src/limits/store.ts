@@ -1,0 +1,56 @@
+/**
+ * The limit store (docs/architecture.md, "The limiter"): one interface, two implementations
+ * with one algorithm, in-process (src/limits/memory-store.ts, over src/limits/decide.ts) and
+ * Redis (src/limits/redis-store.ts, over src/limits/lua/decide.lua and release.lua). Every
+ * counter of one client's decision on one tool lives in one key, so a decision is one atomic
+ * step on a single Redis, behind Sentinel and on a Cluster alike.
+ */
+
+/** A tool's numbers as the store reads them (a policy, under a tier's counters). */
+export interface StorePolicy {
+  /** The tier whose rate counters count ('' without one); budget and leases are the tool's. */
+  readonly tier: string;
+  readonly limit: number;
+  readonly burst: number;
+  readonly windowMs: number;
+  readonly budgetMs: number;
+  /** The client's cap on leases at once (maxInFlightPerClient). */
+  readonly cap: number;
+  /** A lease's life unless given back: the longest a run can live in the hub. */
+  readonly leaseMs: number;
+}
+
+/** One decision: count `points` against the rate limit, then, if asked and allowed, take a lease. */
+export interface DecideRequest {
+  /** The client's key for the tool (src/limits/keys.ts). */
+  readonly key: string;
+  readonly policy: StorePolicy;
+  /** Points to count (1 a run, n the messages of an MCP request); 0 leaves the rate limit alone. */
+  readonly points: number;
+  readonly admit: boolean;
+  /** Unique per admission: the lease's id. */
+  readonly leaseId: string;
+}
+
+/**
+ * `[consumed, msBeforeNext, allowed (1/0), budgetUsed, budgetPttl, leases]`: the main counter
+ * after this count and the ms to its window's end (the burst's, if sooner and used); then,
+ * when a lease was asked for and the rate allowed it, the budget used and the ms left of its
+ * window (-2 with none), and the leases held with this one (-1 at the cap, 0 when the budget
+ * is spent). Without the admission the last three are `0, -2, 0`.
+ */
+export type DecideReply = [number, number, number, number, number, number];
+
+/** After a run: give the lease back and charge its worker time to the budget window. */
+export interface ReleaseRequest {
+  readonly key: string;
+  readonly leaseId: string;
+  readonly chargedMs: number;
+  readonly windowMs: number;
+}
+
+export interface LimitStore {
+  decide(request: DecideRequest): Promise<DecideReply>;
+  /** Giving back a lease already given back or expired does nothing, so a retry is safe. */
+  release(request: ReleaseRequest): Promise<void>;
+}

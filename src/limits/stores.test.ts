@@ -1,0 +1,174 @@
+import fc from 'fast-check';
+import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { REDIS_URL, redisPrefix, requireRedis } from '../../test/helpers.js';
+import { MemoryStore } from './memory-store.js';
+import { LimiterRedis } from './redis-client.js';
+import { RedisStore } from './redis-store.js';
+import type { DecideReply, StorePolicy } from './store.js';
+
+/**
+ * One algorithm, two stores (docs/architecture.md, "The limiter"): the in-process store
+ * (src/limits/decide.ts) and the Redis store (src/limits/lua/) are driven through the same
+ * random sequences of decisions, releases, lost releases and clock moves, and must answer
+ * alike at every step; the rate limit itself must count as rate-limiter-flexible's
+ * BurstyRateLimiter does (the reference the algorithm was written from).
+ */
+const policy = (over: Partial<StorePolicy>): StorePolicy => ({
+  tier: '',
+  limit: 3,
+  burst: 2,
+  windowMs: 1000,
+  budgetMs: 500,
+  cap: 2,
+  leaseMs: 1500,
+  ...over,
+});
+const POLICIES = [policy({}), policy({ tier: 'pro', limit: 5, burst: 0, cap: 3, windowMs: 2500 })];
+
+type Step =
+  | { kind: 'decide'; key: number; policy: number; points: number; admit: boolean }
+  | { kind: 'release'; lease: number; chargedMs: number }
+  | { kind: 'lose'; lease: number }
+  | { kind: 'wait'; ms: number };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('decide' as const),
+      key: fc.integer({ min: 0, max: 1 }),
+      policy: fc.integer({ min: 0, max: 1 }),
+      points: fc.integer({ min: 0, max: 3 }),
+      admit: fc.boolean(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('release' as const),
+      lease: fc.nat(),
+      chargedMs: fc.integer({ min: 0, max: 300 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('lose' as const), lease: fc.nat() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 0, max: 2000 }) }),
+  },
+);
+
+let redis: LimiterRedis;
+beforeAll(async () => {
+  await requireRedis();
+  redis = new LimiterRedis(REDIS_URL, 5000);
+  await new Promise((resolve) => redis.client.once('ready', resolve));
+});
+afterAll(async () => redis?.close());
+
+describe('the two limit stores', () => {
+  it('answer every step of the same random sequences alike', async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 40 }), async (steps) => {
+        // Ahead of the real clock: Redis expires keys by its own time, so a key must not expire
+        // there before its (injected) time has come.
+        let now = Date.now() + 60_000;
+        const prefix = `${redisPrefix()}${run++}:`;
+        const memory = new MemoryStore(() => now);
+        const shared = new RedisStore(redis, () => now);
+        const leases: { key: string; id: string; windowMs: number }[] = [];
+        let ids = 0;
+        // Every field alike too, while the key lives (a stale field Redis keeps longer is dead).
+        const sameFields = async (key: string) => {
+          const mine = memory.peek(key);
+          if (!mine) return;
+          const theirs = await redis.client.hgetall(key);
+          const live = Object.fromEntries([...mine].map(([f, v]) => [f, String(v)]));
+          expect(Object.fromEntries(Object.entries(theirs).filter(([f]) => f in live))).toEqual(live);
+        };
+        for (const s of steps) {
+          if (s.kind === 'wait') now += s.ms;
+          else if (s.kind === 'decide') {
+            const p = POLICIES[s.policy]!;
+            const r = {
+              key: `${prefix}lim:{t:${s.key}}`,
+              policy: p,
+              points: s.points,
+              admit: s.admit,
+              leaseId: `${ids++}`,
+            };
+            const [a, b] = await Promise.all([memory.decide(r), shared.decide(r)]);
+            expect(b, JSON.stringify({ step: s, now })).toEqual(a);
+            await sameFields(r.key);
+            if (s.admit && (a as DecideReply)[5] > 0)
+              leases.push({ key: r.key, id: r.leaseId, windowMs: p.windowMs });
+          } else if (leases.length > 0) {
+            const [lease] = leases.splice(s.lease % leases.length, 1);
+            if (s.kind === 'release') {
+              const r = {
+                key: lease!.key,
+                leaseId: lease!.id,
+                chargedMs: s.chargedMs,
+                windowMs: lease!.windowMs,
+              };
+              await Promise.all([memory.release(r), shared.release(r)]);
+              await sameFields(r.key);
+            }
+          }
+        }
+      }),
+      { numRuns: 250 },
+    );
+  }, 120_000);
+});
+
+describe('the rate limit against rate-limiter-flexible', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('counts, refuses and resets as BurstyRateLimiter over RateLimiterMemory', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1500 })), { maxLength: 30 }),
+        async (moves) => {
+          vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], now: 1_700_000_000_000 });
+          const p = policy({ limit: 3, burst: 2, windowMs: 1000 });
+          const library = new BurstyRateLimiter(
+            new RateLimiterMemory({ points: p.limit, duration: p.windowMs / 1000 }),
+            new RateLimiterMemory({ points: p.burst, duration: p.windowMs / 1000, keyPrefix: 'burst' }),
+          );
+          const ours = new MemoryStore(() => Date.now());
+          for (const ms of moves) {
+            if (ms > 0) {
+              vi.advanceTimersByTime(ms);
+              continue;
+            }
+            const res = await library.consume('c').then(
+              (r) => ({ r, allowed: 1 }),
+              (r: unknown) => {
+                if (!(r instanceof RateLimiterRes)) throw r;
+                return { r, allowed: 0 };
+              },
+            );
+            const [consumed, msBeforeNext, allowed] = ours.decideNow({
+              key: 'c',
+              policy: p,
+              points: 1,
+              admit: false,
+              leaseId: '',
+            });
+            expect({ consumed, msBeforeNext, allowed }).toEqual({
+              consumed: res.r.consumedPoints,
+              msBeforeNext: res.r.msBeforeNext,
+              allowed: res.allowed,
+            });
+          }
+          vi.useRealTimers();
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
