@@ -162,7 +162,7 @@ export class HubMetrics {
         registers,
         collect() {
           this.reset();
-          for (const [tool, n] of leases().held) if (n > 0) this.labels(tool).set(n);
+          for (const [tool, n] of leases().held) this.labels(tool).set(n);
         },
       });
       gauge(

@@ -127,7 +127,9 @@ describe('admission checks batched per event-loop turn', () => {
           .flat()
           .filter((f) => f.startsWith('l'));
       await expect.poll(leaseFields).toEqual([]);
-      expect((await app.inject({ url: '/metrics' })).body).not.toMatch(/^toolhub_client_leases_held\{/m);
+      expect((await app.inject({ url: '/metrics' })).body).toMatch(
+        /^toolhub_client_leases_held\{tool="fx-sleep"\} 0$/m,
+      );
       const budgets = await Promise.all(
         clients.map((ip) => redis.hget(`${prefix}lim:{fx-sleep:${ip}}`, 'u')),
       );

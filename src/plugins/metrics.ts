@@ -17,7 +17,15 @@ export default fp(
       pool: () => app.pool.stats(),
       storeDegraded: () => (app.limits.redis?.degraded ? 1 : 0),
       storeMode: app.limits.redis ? 'redis' : 'memory',
-      ...(app.limits.redis ? { leases: () => app.limits.leases() } : {}),
+      // Every tool, 0 included: a gauge reads better as zeros than as absent series.
+      ...(app.limits.redis
+        ? {
+            leases: () => {
+              const { held, unreleased } = app.limits.leases();
+              return { held: new Map([...app.tools.keys()].map((t) => [t, held.get(t) ?? 0])), unreleased };
+            },
+          }
+        : {}),
     });
     app.decorate('metrics', metrics);
     const quiet = [
