@@ -3,46 +3,63 @@ import type { DecideReply, ReleaseRequest, StorePolicy } from './store.js';
 /**
  * The limit algorithm, in TypeScript for the in-process store; src/limits/lua/decide.lua and
  * release.lua are the same steps in Redis, field for field, and src/limits/stores.test.ts
- * drives both through the same random sequences. A key's fields:
+ * drives both through the same random sequences. One client's state on one tool:
  *
- * - `c<tier>`/`e<tier>`: the rate counter and its window's end; `b<tier>`/`f<tier>`: the burst
- *   counter and its end (rate-limiter-flexible's fixed window and BurstyRateLimiter: a window
- *   opens on its first count, every attempt counts, the burst counts only past the limit);
- * - `u`/`v`: the budget used and its window's end (the window opens on its first charge);
- * - `l<leaseId>`: a lease's deadline (pruned by time on each admission);
- * - `x`: when the key expires (the latest end or deadline of its fields).
+ * - counters (a Redis hash): `c<tier>`/`e<tier>` the rate counter and its window's end,
+ *   `b<tier>`/`f<tier>` the burst counter and its end (rate-limiter-flexible's fixed window
+ *   and BurstyRateLimiter: a window opens on its first count, every attempt counts, the burst
+ *   counts only past the limit); `u`/`v` the budget used and its window's end (opened by its
+ *   first charge); `x` when the state expires: raised, with EXPIRY_SLACK_MS to spare, only
+ *   when an end or a deadline outlives it;
+ * - leases (a Redis sorted set): each lease's deadline by its id, counted as they are and
+ *   pruned (those past their deadline) only at the cap; `expiresAt` is the set's own expiry,
+ *   set when it is created or `x` grows (Redis keeps it apart from the counters').
  */
-export type Fields = Map<string, number>;
-
-function count(h: Fields, c: string, e: string, points: number, windowMs: number, now: number): number[] {
-  let n = h.get(c) ?? 0;
-  let end = h.get(e) ?? 0;
-  if (end <= now) {
-    n = 0;
-    end = now + windowMs;
-    h.set(e, end);
-  }
-  n += points;
-  h.set(c, n);
-  return [n, end - now];
+export interface State {
+  counters: Map<string, number>;
+  leases: Map<string, number>;
+  leasesExpireAt: number;
 }
 
-/** Counts and admits, changing `h`; answers as decide.lua does. */
+const EXPIRY_SLACK_MS = 60_000;
+
+/** The new `x` when `need` outlives the old one, else null. */
+function expiry(x: number, need: number): number | null {
+  return need > x ? need + EXPIRY_SLACK_MS : null;
+}
+
+/** Counts and admits, changing `s`; answers as decide.lua does. */
 export function decide(
-  h: Fields,
+  s: State,
   p: StorePolicy,
   points: number,
   admit: boolean,
   leaseId: string,
   now: number,
 ): DecideReply {
+  const h = s.counters;
+  if (s.leasesExpireAt <= now) s.leases.clear();
+  let need = 0;
+  const count = (c: string, e: string): [number, number] => {
+    let n = h.get(c) ?? 0;
+    let end = h.get(e) ?? 0;
+    if (end <= now) {
+      n = 0;
+      end = now + p.windowMs;
+      h.set(e, end);
+      need = Math.max(need, end);
+    }
+    n += points;
+    h.set(c, n);
+    return [n, end - now];
+  };
   let consumed = 0;
   let ttl = 0;
   let allowed = 1;
   if (points > 0) {
-    [consumed, ttl] = count(h, `c${p.tier}`, `e${p.tier}`, points, p.windowMs, now) as [number, number];
+    [consumed, ttl] = count(`c${p.tier}`, `e${p.tier}`);
     if (consumed > p.limit) {
-      const [b, bttl] = count(h, `b${p.tier}`, `f${p.tier}`, points, p.windowMs, now) as [number, number];
+      const [b, bttl] = count(`b${p.tier}`, `f${p.tier}`);
       if (bttl < ttl) ttl = bttl;
       if (b > p.burst) allowed = 0;
     }
@@ -50,6 +67,7 @@ export function decide(
   let used = 0;
   let pttl = -2;
   let n = 0;
+  let created = false;
   if (allowed === 1 && admit) {
     const end = h.get('v') ?? 0;
     if (end > now) {
@@ -57,42 +75,41 @@ export function decide(
       pttl = end - now;
     }
     if (used < p.budgetMs) {
-      n = 0;
-      for (const [field, deadline] of h) {
-        if (!field.startsWith('l')) continue;
-        if (deadline <= now) h.delete(field);
-        else n++;
+      n = s.leases.size;
+      if (n >= p.cap) {
+        for (const [id, deadline] of s.leases) if (deadline <= now) s.leases.delete(id);
+        n = s.leases.size;
       }
       if (n >= p.cap) n = -1;
       else {
-        h.set(`l${leaseId}`, now + p.leaseMs);
+        const deadline = now + p.leaseMs;
+        s.leases.set(leaseId, deadline);
+        created = n === 0;
         n++;
+        need = Math.max(need, deadline);
       }
     }
   }
-  expireAtLatest(h);
+  const x = h.get('x') ?? 0;
+  const grown = expiry(x, need);
+  if (grown !== null) h.set('x', grown);
+  if (grown !== null || created) s.leasesExpireAt = grown ?? x;
   return [consumed, ttl, allowed, used, pttl, n];
 }
 
 /** Gives the lease back and charges the budget; as release.lua does. */
-export function release(h: Fields, r: ReleaseRequest, now: number): void {
-  h.delete(`l${r.leaseId}`);
+export function release(s: State, r: ReleaseRequest, now: number): void {
+  const h = s.counters;
+  if (s.leasesExpireAt <= now) s.leases.clear();
+  s.leases.delete(r.leaseId);
   if (r.chargedMs > 0) {
-    const end = h.get('v') ?? 0;
+    let end = h.get('v') ?? 0;
     if (end <= now) {
+      end = now + r.windowMs;
       h.set('u', r.chargedMs);
-      h.set('v', now + r.windowMs);
+      h.set('v', end);
     } else h.set('u', (h.get('u') ?? 0) + r.chargedMs);
+    const grown = expiry(h.get('x') ?? 0, end);
+    if (grown !== null) h.set('x', grown);
   }
-  expireAtLatest(h);
-}
-
-/** `x` is raised to the latest end or deadline among the fields, never lowered. */
-function expireAtLatest(h: Fields): void {
-  let x = h.get('x') ?? 0;
-  for (const [field, value] of h) {
-    if (field === 'x' || field === 'u' || field[0] === 'c' || field[0] === 'b') continue;
-    if (value > x) x = value;
-  }
-  h.set('x', x);
 }

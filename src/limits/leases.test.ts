@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_URL, redisPrefix, requireRedis } from '../../test/helpers.js';
 import { PrivateRedis } from '../../test/private-redis.js';
-import { limitKey } from './keys.js';
+import { leasesKey, limitKey } from './keys.js';
 import { type Check, Limits } from './limits.js';
 import { LimiterRedis } from './redis-client.js';
 import { testPolicy } from './test-policy.js';
@@ -15,9 +15,11 @@ import { testPolicy } from './test-policy.js';
 const POLICY = testPolicy();
 const RUN = { cached: false, tier: '' };
 const outcome = (c: Check) => (c.ok ? (c.lease?.store ?? 'none') : c.refusal.code);
-/** The leases in a client's key: its `l<id>` fields and their deadlines. */
-const leasesIn = async (client: LimiterRedis, key: string) =>
-  Object.entries(await client.client.hgetall(key)).filter(([f]) => f.startsWith('l'));
+/** The leases beside a client's key: [id, deadline] pairs. */
+const leasesIn = async (client: LimiterRedis, key: string) => {
+  const scored = await client.client.zrange(leasesKey(key), '0', '-1', 'WITHSCORES');
+  return Array.from({ length: scored.length / 2 }, (_, i) => [scored[2 * i]!, scored[2 * i + 1]!]);
+};
 
 let redis: LimiterRedis;
 beforeAll(async () => {

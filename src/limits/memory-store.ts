@@ -1,16 +1,16 @@
-import { decide, type Fields, release } from './decide.js';
+import { decide, release, type State } from './decide.js';
 import type { DecideReply, DecideRequest, LimitStore, ReleaseRequest } from './store.js';
 
 /** Past this many keys, those whose every window and lease has ended are dropped. */
 const SWEEP_AT = 100_000;
 
 /**
- * The in-process limit store: the algorithm of src/limits/decide.ts over one map of keys.
+ * The in-process limit store: the algorithm of src/limits/decide.ts over one map of states.
  * It counts for this instance alone: the store without Redis, and the insurance that
  * serves while Redis is away. The clock is injected for the tests.
  */
 export class MemoryStore implements LimitStore {
-  private readonly keys = new Map<string, Fields>();
+  private readonly states = new Map<string, State>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -20,33 +20,33 @@ export class MemoryStore implements LimitStore {
 
   /** The same decision without a promise (the in-process path takes no turn). */
   decideNow(r: DecideRequest): DecideReply {
-    return decide(this.fields(r.key), r.policy, r.points, r.admit, r.leaseId, this.now());
+    return decide(this.state(r.key), r.policy, r.points, r.admit, r.leaseId, this.now());
   }
 
   release(r: ReleaseRequest): Promise<void> {
-    release(this.fields(r.key), r, this.now());
+    release(this.state(r.key), r, this.now());
     return Promise.resolve();
   }
 
-  /** A key's fields while it lives (the stores' test compares them with Redis's hash). */
-  peek(key: string): ReadonlyMap<string, number> | undefined {
-    const h = this.keys.get(key);
-    return h && (h.get('x') ?? 0) > this.now() ? h : undefined;
+  /** A key's state while it lives (the stores' test compares it with Redis's keys). */
+  peek(key: string): State | undefined {
+    const s = this.states.get(key);
+    return s && (s.counters.get('x') ?? 0) > this.now() ? s : undefined;
   }
 
-  private fields(key: string): Fields {
-    let h = this.keys.get(key);
-    if (h && (h.get('x') ?? 0) <= this.now()) h.clear();
-    if (!h) {
-      h = new Map();
-      this.keys.set(key, h);
-      if (this.keys.size > SWEEP_AT) this.sweep();
+  private state(key: string): State {
+    let s = this.states.get(key);
+    if (s && (s.counters.get('x') ?? 0) <= this.now()) s.counters.clear();
+    if (!s) {
+      s = { counters: new Map(), leases: new Map(), leasesExpireAt: 0 };
+      this.states.set(key, s);
+      if (this.states.size > SWEEP_AT) this.sweep();
     }
-    return h;
+    return s;
   }
 
   private sweep(): void {
     const now = this.now();
-    for (const [key, h] of this.keys) if ((h.get('x') ?? 0) <= now) this.keys.delete(key);
+    for (const [key, s] of this.states) if ((s.counters.get('x') ?? 0) <= now) this.states.delete(key);
   }
 }

@@ -1,3 +1,4 @@
+import { leasesKey } from './keys.js';
 import type { LimiterRedis } from './redis-client.js';
 import type { DecideReply, DecideRequest, LimitStore, ReleaseRequest, StorePolicy } from './store.js';
 import { TurnQueue } from './turn-queue.js';
@@ -9,8 +10,9 @@ const MAX_PER_CALL = 256;
  * The Redis limit store: decide.lua and release.lua (src/limits/lua/). The decisions of one
  * event-loop turn leave as one script call per kind (src/limits/turn-queue.ts): every
  * request that arrived in the turn shares one write and one reply. A script call names only
- * declared keys, one per decision; on a Redis Cluster, where a call's keys must share a hash
- * slot, each call carries one decision (its key's slot), through the same script.
+ * declared keys, two per decision (its counters and its leases, in one hash slot); on a Redis
+ * Cluster, where a call's keys must share a slot, each call carries one decision, through
+ * the same script.
  */
 export class RedisStore implements LimitStore {
   private readonly decisions: TurnQueue<DecideRequest, DecideReply>;
@@ -34,14 +36,14 @@ export class RedisStore implements LimitStore {
         args.push(index, r.points, r.admit ? 1 : 0, r.leaseId);
       }
       head[1] = policies.size;
-      const keys = reqs.map((r) => r.key);
+      const keys = reqs.flatMap((r) => [r.key, leasesKey(r.key)]);
       return split(
         await redis.client.toolhubDecide(keys.length, ...keys, ...head, ...args),
         6,
       ) as DecideReply[];
     });
     this.releases = new TurnQueue(perCall, async (reqs) => {
-      const keys = reqs.map((r) => r.key);
+      const keys = reqs.flatMap((r) => [r.key, leasesKey(r.key)]);
       const args = reqs.flatMap((r) => [r.leaseId, r.chargedMs, r.windowMs]);
       await redis.client.toolhubRelease(keys.length, ...keys, now(), ...args);
       return reqs.map(() => undefined);

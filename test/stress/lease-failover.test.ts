@@ -111,13 +111,15 @@ async function metric(hub: Instance, name: string): Promise<number> {
     .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
 }
 
-/** The deadlines (Redis server ms) of the client's leases on `master`: its key's `l<id>` fields. */
+/** The deadlines (Redis server ms) of the client's leases on `master`: the sorted set beside its key. */
 async function leaseDeadlines(master: number): Promise<number[]> {
-  const lines = (await redisCli(master, 'hgetall', KEY)).trim().split('\n');
-  const deadlines: number[] = [];
-  for (let i = 0; i + 1 < lines.length; i += 2)
-    if (lines[i]!.startsWith('l')) deadlines.push(Number(lines[i + 1]));
-  return deadlines;
+  const reply = (await redisCli(master, 'zrange', `${KEY}:l`, '0', '-1', 'withscores')).trim();
+  return reply
+    ? reply
+        .split('\n')
+        .filter((_, i) => i % 2 === 1)
+        .map(Number)
+    : [];
 }
 
 /**

@@ -1,14 +1,16 @@
 --[[
   Rate limit and admission of several decisions in one call: the steps of
-  src/limits/decide.ts, field for field (src/limits/stores.test.ts drives both alike). Every
-  counter of one client's decision on one tool is a field of one hash, so a call names only
-  declared keys: on a Redis Cluster the caller sends the decisions of one hash slot per call.
+  src/limits/decide.ts, field for field (src/limits/stores.test.ts drives both alike). One
+  client's decisions on one tool use two keys of one hash slot (a Redis Cluster takes a call
+  whose keys share a slot): a small hash of counters and a sorted set of leases.
 
-  Fields: c<tier>/e<tier> rate counter and window end, b<tier>/f<tier> burst counter and end,
-  u/v budget used and window end, l<leaseId> a lease's deadline, x the key's expiry.
+  Counters: c<tier>/e<tier> rate counter and window end, b<tier>/f<tier> burst counter and
+  end, u/v budget used and window end, x the keys' expiry. Leases: member the lease id, score
+  its deadline; counted with ZCARD, pruned (those past their deadline) only at the cap.
 
   Input:
-    KEYS[i]       the client's key for the tool of decision i (<prefix>lim:{<toolId>:<client>})
+    KEYS[2i-1]    the counters of decision i (<prefix>lim:{<toolId>:<client>})
+    KEYS[2i]      its leases (<prefix>lim:{<toolId>:<client>}:l)
     ARGV[1]       now in ms (0: Redis server time)
     ARGV[2]       P, the number of policies
     then P policies of 7: tier, limit, burst, windowMs, budgetMs, cap, leaseMs
@@ -18,29 +20,39 @@
     (leases -1 at the cap, 0 when the budget is spent; 0, -2, 0 without the admission)
 ]]
 -- @include now
+-- @include expiry
+
+-- The policies, read once per call: each decision names one by its index.
+local pol = {}
+for k = 0, tonumber(ARGV[2]) - 1 do
+  local p = 3 + k * 7
+  local tier = ARGV[p]
+  pol[k] = {
+    cn = 'c' .. tier, en = 'e' .. tier, bn = 'b' .. tier, fn = 'f' .. tier,
+    limit = tonumber(ARGV[p + 1]), burst = tonumber(ARGV[p + 2]), windowMs = tonumber(ARGV[p + 3]),
+    budgetMs = tonumber(ARGV[p + 4]), cap = tonumber(ARGV[p + 5]), leaseMs = tonumber(ARGV[p + 6]),
+  }
+end
 
 local first = 3 + tonumber(ARGV[2]) * 7
 local out = {}
-for i = 1, #KEYS do
-  local key = KEYS[i]
+for i = 1, #KEYS / 2 do
+  local key, leases = KEYS[2 * i - 1], KEYS[2 * i]
   local r = first + (i - 1) * 4
-  local p = 3 + tonumber(ARGV[r]) * 7
-  local tier = ARGV[p]
-  local windowMs = tonumber(ARGV[p + 3])
+  local P = pol[tonumber(ARGV[r])]
   local points = tonumber(ARGV[r + 1])
-  local flat = redis.call('HGETALL', key)
-  local h = {}
-  for j = 1, #flat, 2 do h[flat[j]] = tonumber(flat[j + 1]) end
+  local h = redis.call('HMGET', key, P.cn, P.en, P.bn, P.fn, 'u', 'v', 'x')
   local set = {}
-  local x = h['x'] or 0
-  local function count(c, e)
-    local n, ends = h[c] or 0, h[e] or 0
+  local x = tonumber(h[7]) or 0
+  local need = 0
+  local function count(c, cv, e, ev)
+    local n, ends = tonumber(cv) or 0, tonumber(ev) or 0
     if ends <= now then
       n = 0
-      ends = now + windowMs
+      ends = now + P.windowMs
       set[#set + 1] = e
       set[#set + 1] = ends
-      if ends > x then x = ends end
+      if ends > need then need = ends end
     end
     n = n + points
     set[#set + 1] = c
@@ -50,49 +62,49 @@ for i = 1, #KEYS do
 
   local consumed, ttl, allowed = 0, 0, 1
   if points > 0 then
-    consumed, ttl = count('c' .. tier, 'e' .. tier)
-    if consumed > tonumber(ARGV[p + 1]) then
-      local b, bttl = count('b' .. tier, 'f' .. tier)
+    consumed, ttl = count(P.cn, h[1], P.en, h[2])
+    if consumed > P.limit then
+      local b, bttl = count(P.bn, h[3], P.fn, h[4])
       if bttl < ttl then ttl = bttl end
-      if b > tonumber(ARGV[p + 2]) then allowed = 0 end
+      if b > P.burst then allowed = 0 end
     end
   end
 
   local used, pttl, n = 0, -2, 0
+  local created = false
   if allowed == 1 and ARGV[r + 2] == '1' then
-    local ends = h['v'] or 0
+    local ends = tonumber(h[6]) or 0
     if ends > now then
-      used = h['u'] or 0
+      used = tonumber(h[5]) or 0
       pttl = ends - now
     end
-    if used < tonumber(ARGV[p + 4]) then
-      local expired = {}
-      for field, deadline in pairs(h) do
-        if string.sub(field, 1, 1) == 'l' then
-          if deadline <= now then expired[#expired + 1] = field else n = n + 1 end
-        end
+    if used < P.budgetMs then
+      n = redis.call('ZCARD', leases)
+      if n >= P.cap then
+        redis.call('ZREMRANGEBYSCORE', leases, '-inf', now)
+        n = redis.call('ZCARD', leases)
       end
-      if #expired > 0 then redis.call('HDEL', key, unpack(expired)) end
-      if n >= tonumber(ARGV[p + 5]) then
+      if n >= P.cap then
         n = -1
       else
-        local deadline = now + tonumber(ARGV[p + 6])
-        set[#set + 1] = 'l' .. ARGV[r + 3]
-        set[#set + 1] = deadline
-        if deadline > x then x = deadline end
+        local deadline = now + P.leaseMs
+        redis.call('ZADD', leases, deadline, ARGV[r + 3])
+        created = n == 0
         n = n + 1
+        if deadline > need then need = deadline end
       end
     end
   end
 
-  local grew = x > (h['x'] or 0)
-  if grew then
+  local grown = expiry(x, need)
+  if grown then
     set[#set + 1] = 'x'
-    set[#set + 1] = x
+    set[#set + 1] = grown
   end
   if #set > 0 then redis.call('HSET', key, unpack(set)) end
-  -- After HSET: PEXPIREAT on a key not yet written does nothing.
-  if grew then redis.call('PEXPIREAT', key, x) end
+  -- After the writes: PEXPIREAT on a key not yet written does nothing.
+  if grown then redis.call('PEXPIREAT', key, grown) end
+  if grown or created then redis.call('PEXPIREAT', leases, grown or x) end
   out[#out + 1] = consumed
   out[#out + 1] = ttl
   out[#out + 1] = allowed

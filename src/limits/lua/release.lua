@@ -1,37 +1,41 @@
 --[[
   After runs: give each lease back and charge the run's worker time to the budget window:
   the steps of release() in src/limits/decide.ts. Giving back a lease already given back or
-  expired does nothing, so a release retried after an outage is safe.
+  pruned does nothing, so a release retried after an outage is safe.
 
   Input:
-    KEYS[i]       the client's key for the tool of release i
+    KEYS[2i-1]    the counters of release i
+    KEYS[2i]      its leases
     ARGV[1]       now in ms (0: Redis server time)
     then per release 3: leaseId, chargedMs (0: none), windowMs (the budget window)
   Output:
     1
 ]]
 -- @include now
+-- @include expiry
 
-for i = 1, #KEYS do
-  local key = KEYS[i]
-  local a = 1 + (i - 1) * 3
-  redis.call('HDEL', key, 'l' .. ARGV[a + 1])
-  local ms = tonumber(ARGV[a + 2])
+for i = 1, #KEYS / 2 do
+  local key = KEYS[2 * i - 1]
+  local a = 2 + (i - 1) * 3
+  redis.call('ZREM', KEYS[2 * i], ARGV[a])
+  local ms = tonumber(ARGV[a + 1])
   if ms > 0 then
     local f = redis.call('HMGET', key, 'u', 'v', 'x')
-    local used, ends, x = tonumber(f[1]) or 0, tonumber(f[2]) or 0, tonumber(f[3]) or 0
+    local used, ends = tonumber(f[1]) or 0, tonumber(f[2]) or 0
+    local set
     if ends <= now then
-      used = ms
-      ends = now + tonumber(ARGV[a + 3])
+      ends = now + tonumber(ARGV[a + 2])
+      set = { 'u', ms, 'v', ends }
     else
-      used = used + ms
+      set = { 'u', used + ms }
     end
-    if ends > x then
-      redis.call('HSET', key, 'u', used, 'v', ends, 'x', ends)
-      redis.call('PEXPIREAT', key, ends)
-    else
-      redis.call('HSET', key, 'u', used, 'v', ends)
+    local grown = expiry(tonumber(f[3]) or 0, ends)
+    if grown then
+      set[#set + 1] = 'x'
+      set[#set + 1] = grown
     end
+    redis.call('HSET', key, unpack(set))
+    if grown then redis.call('PEXPIREAT', key, grown) end
   end
 end
 return 1
