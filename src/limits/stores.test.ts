@@ -28,8 +28,8 @@ const policy = (over: Partial<StorePolicy>): StorePolicy => ({
 const POLICIES = [policy({}), policy({ tier: 'pro', limit: 5, burst: 0, cap: 3, windowMs: 2500 })];
 
 type Step =
-  | { kind: 'decide'; key: number; policy: number; points: number; admit: boolean }
-  | { kind: 'release'; lease: number; chargedMs: number }
+  | { kind: 'decide'; key: number; policy: number; points: number; admit: boolean; together: number }
+  | { kind: 'release'; lease: number; chargedMs: number; together: number }
   | { kind: 'lose'; lease: number }
   | { kind: 'wait'; ms: number };
 
@@ -42,6 +42,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       policy: fc.integer({ min: 0, max: 1 }),
       points: fc.integer({ min: 0, max: 3 }),
       admit: fc.boolean(),
+      // Several in one turn: one script call that applies them in order.
+      together: fc.integer({ min: 1, max: 4 }),
     }),
   },
   {
@@ -50,6 +52,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       kind: fc.constant('release' as const),
       lease: fc.nat(),
       chargedMs: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 300 })),
+      together: fc.integer({ min: 1, max: 3 }),
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('lose' as const), lease: fc.nat() }) },
@@ -97,31 +100,32 @@ describe('the two limit stores', () => {
           if (s.kind === 'wait') now += s.ms;
           else if (s.kind === 'decide') {
             const p = POLICIES[s.policy]!;
-            const r = {
-              key: `${prefix}lim:{t:${s.key}}`,
+            const key = `${prefix}lim:{t:${s.key}}`;
+            const rs = Array.from({ length: s.together }, () => ({
+              key,
               policy: p,
               points: s.points,
               admit: s.admit,
               leaseId: `${ids++}`,
-            };
-            const [a, b] = await Promise.all([memory.decide(r), shared.decide(r)]);
-            expect(b, JSON.stringify({ step: s, now })).toEqual(a);
-            await sameFields(r.key);
-            if (s.admit && (a as DecideReply)[5] > 0)
-              leases.push({ key: r.key, id: r.leaseId, windowMs: p.windowMs });
-          } else if (leases.length > 0) {
-            const [lease] = leases.splice(s.lease % leases.length, 1);
-            if (s.kind === 'release') {
-              const r = {
-                key: lease!.key,
-                leaseId: lease!.id,
-                chargedMs: s.chargedMs,
-                windowMs: lease!.windowMs,
-              };
-              await Promise.all([memory.release(r), shared.release(r)]);
-              await sameFields(r.key);
-            }
-          }
+            }));
+            const mine = rs.map((r) => memory.decideNow(r));
+            const theirs = await Promise.all(rs.map((r) => shared.decide(r)));
+            expect(theirs, JSON.stringify({ step: s, now })).toEqual(mine);
+            await sameFields(key);
+            for (const [j, r] of rs.entries())
+              if (s.admit && (mine[j] as DecideReply)[5] > 0)
+                leases.push({ key: r.key, id: r.leaseId, windowMs: p.windowMs });
+          } else if (s.kind === 'release') {
+            const rs = leases.splice(0, s.together).map((lease) => ({
+              key: lease.key,
+              leaseId: lease.id,
+              chargedMs: s.chargedMs,
+              windowMs: lease.windowMs,
+            }));
+            for (const r of rs) await memory.release(r);
+            await Promise.all(rs.map((r) => shared.release(r)));
+            for (const r of new Set(rs.map((x) => x.key))) await sameFields(r);
+          } else if (leases.length > 0) leases.splice(s.lease % leases.length, 1);
         }
       }),
       { numRuns: 250 },

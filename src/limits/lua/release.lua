@@ -1,7 +1,8 @@
 --[[
   After runs: give each lease back and charge the run's worker time to the budget window:
-  the steps of release() in src/limits/decide.ts. Giving back a lease already given back or
-  pruned does nothing, so a release retried after an outage is safe.
+  the steps of release() in src/limits/decide.ts, in order. Releases on the same key within
+  a call share one ZREM and one read and write of its budget. Giving back a lease already
+  given back or pruned does nothing, so a release retried after an outage is safe.
 
   Input:
     KEYS[2i-1]    the counters of release i
@@ -14,28 +15,42 @@
 -- @include now
 -- @include expiry
 
+local states, order = {}, {}
 for i = 1, #KEYS / 2 do
   local key = KEYS[2 * i - 1]
+  local S = states[key]
+  if not S then
+    S = { key = key, leases = KEYS[2 * i], gone = {}, f = nil, dirty = false }
+    states[key] = S
+    order[#order + 1] = S
+  end
   local a = 2 + (i - 1) * 3
-  redis.call('ZREM', KEYS[2 * i], ARGV[a])
+  S.gone[#S.gone + 1] = ARGV[a]
   local ms = tonumber(ARGV[a + 1])
   if ms > 0 then
-    local f = redis.call('HMGET', key, 'u', 'v', 'x')
-    local used, ends = tonumber(f[1]) or 0, tonumber(f[2]) or 0
-    local set
-    if ends <= now then
-      ends = now + tonumber(ARGV[a + 2])
-      set = { 'u', ms, 'v', ends }
+    if not S.f then
+      local f = redis.call('HMGET', key, 'u', 'v', 'x')
+      S.f = { u = tonumber(f[1]) or 0, v = tonumber(f[2]) or 0, x = tonumber(f[3]) or 0 }
+    end
+    local f = S.f
+    if f.v <= now then
+      f.u = ms
+      f.v = now + tonumber(ARGV[a + 2])
     else
-      set = { 'u', used + ms }
+      f.u = f.u + ms
     end
-    local grown = expiry(tonumber(f[3]) or 0, ends)
-    if grown then
-      set[#set + 1] = 'x'
-      set[#set + 1] = grown
-    end
-    redis.call('HSET', key, unpack(set))
-    if grown then redis.call('PEXPIREAT', key, grown) end
+    local grown = expiry(f.x, f.v)
+    if grown then f.x = grown end
+    S.dirty = true
+  end
+end
+
+for _, S in ipairs(order) do
+  redis.call('ZREM', S.leases, unpack(S.gone))
+  if S.dirty then
+    local f = S.f
+    redis.call('HSET', S.key, 'u', f.u, 'v', f.v, 'x', f.x)
+    redis.call('PEXPIREAT', S.key, f.x)
   end
 end
 return 1
