@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_URL, redisPrefix, requireRedis } from '../../test/helpers.js';
 import { PrivateRedis } from '../../test/private-redis.js';
-import { leasesKey, limitKey } from './keys.js';
 import { type Check, Limits } from './limits.js';
 import { LimiterRedis } from './redis-client.js';
+import { leasesKey, limitKey } from './store.js';
 import { testPolicy } from './test-policy.js';
 
 /**

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { PrivateRedis } from '../../test/private-redis.js';
 import { EVENTS } from '../shared/events.js';
-import { leasesKey, limitKey } from './keys.js';
 import { Limits } from './limits.js';
 import { LimiterRedis } from './redis-client.js';
+import { leasesKey, limitKey } from './store.js';
 import { testPolicy } from './test-policy.js';
 
 /**

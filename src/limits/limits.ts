@@ -9,13 +9,18 @@ import {
   toolCap,
 } from './decisions.js';
 import { ToolInFlight } from './in-flight.js';
-import { limitKey, messageKey } from './keys.js';
 import { LeaseBook } from './lease-book.js';
 import { MemoryStore } from './memory-store.js';
 import type { LimiterRedis } from './redis-client.js';
-import { RedisStore } from './redis-store.js';
-import type { DecideReply, DecideRequest, ReleaseRequest, StorePolicy } from './store.js';
-import { endOfTurn } from './turn-queue.js';
+import { endOfTurn, RedisStore } from './redis-store.js';
+import {
+  type DecideReply,
+  type DecideRequest,
+  limitKey,
+  messageKey,
+  type ReleaseRequest,
+  type StorePolicy,
+} from './store.js';
 import { WaitLines } from './wait-lines.js';
 
 export type { RateDecision, Refusal } from './decisions.js';

@@ -1,14 +1,19 @@
-import { leasesKey } from './keys.js';
 import type { LimiterRedis } from './redis-client.js';
-import type { DecideReply, DecideRequest, LimitStore, ReleaseRequest, StorePolicy } from './store.js';
-import { TurnQueue } from './turn-queue.js';
+import {
+  type DecideReply,
+  type DecideRequest,
+  type LimitStore,
+  leasesKey,
+  type ReleaseRequest,
+  type StorePolicy,
+} from './store.js';
 
 /** Most decisions sent in one script call. */
 const MAX_PER_CALL = 256;
 
 /**
  * The Redis limit store: decide.lua and release.lua (src/limits/lua/). The decisions of one
- * event-loop turn leave as one script call per kind (src/limits/turn-queue.ts): every
+ * event-loop turn leave as one script call per kind (src/limits/redis-store.ts): every
  * request that arrived in the turn shares one write and one reply. A script call names only
  * declared keys, two per decision (its counters and its leases, in one hash slot); on a Redis
  * Cluster, where a call's keys must share a slot, each call carries one decision, through
@@ -64,4 +69,58 @@ function split(flat: number[], width: number): number[][] {
   const out: number[][] = [];
   for (let i = 0; i < flat.length; i += width) out.push(flat.slice(i, i + width));
   return out;
+}
+
+/**
+ * Requests of one kind queued in this tick, sent together (in chunks of `perCall`) on the
+ * next: with ioredis auto-pipelining, one write and one reply for a turn's requests.
+ */
+export class TurnQueue<Req, Rep> {
+  private queue: { req: Req; resolve: (r: Rep) => void; reject: (e: unknown) => void }[] = [];
+
+  constructor(
+    private readonly perCall: number,
+    private readonly send: (reqs: Req[]) => Promise<Rep[]>,
+  ) {}
+
+  push(req: Req): Promise<Rep> {
+    return new Promise((resolve, reject) => {
+      if (this.queue.push({ req, resolve, reject }) === 1) process.nextTick(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const all = this.queue;
+    this.queue = [];
+    for (let i = 0; i < all.length; i += this.perCall) {
+      const calls = all.slice(i, i + this.perCall);
+      this.send(calls.map((c) => c.req)).then(
+        (reps) => {
+          for (const [j, c] of calls.entries()) c.resolve(reps[j]!);
+        },
+        (err: unknown) => {
+          for (const c of calls) c.reject(err);
+        },
+      );
+    }
+  }
+}
+
+let turn: Promise<void> | null = null;
+
+/**
+ * Resolves once this event-loop turn's I/O callbacks have run (setImmediate). Each request
+ * arrives in a socket callback of its own, so commands issued there go out one write per
+ * request; issued after this, every request of the turn shares one write and one reply.
+ */
+export function endOfTurn(): Promise<void> {
+  if (!turn) {
+    turn = new Promise((resolve) =>
+      setImmediate(() => {
+        turn = null;
+        resolve();
+      }),
+    );
+  }
+  return turn;
 }

@@ -22,7 +22,7 @@ export interface StorePolicy {
 
 /** One decision: count `points` against the rate limit, then, if asked and allowed, take a lease. */
 export interface DecideRequest {
-  /** The client's key for the tool (src/limits/keys.ts). */
+  /** The client's key for the tool (src/limits/store.ts). */
   readonly key: string;
   readonly policy: StorePolicy;
   /** Points to count (1 a run, n the messages of an MCP request); 0 leaves the rate limit alone. */
@@ -53,4 +53,24 @@ export interface LimitStore {
   decide(request: DecideRequest): Promise<DecideReply>;
   /** Giving back a lease already given back or expired does nothing, so a retry is safe. */
   release(request: ReleaseRequest): Promise<void>;
+}
+
+/**
+ * The limiter's Redis keys, named once. Per client and tool, one hash holds the counters of
+ * their decisions (rate windows per tier, budget) and one sorted set beside it the leases
+ * (src/limits/decide.ts); their hash tag (the braces) puts both in one Redis Cluster slot. The MCP message limit counts per client
+ * under a tool id no tool can have (`@mcp`: tool ids are kebab-case).
+ */
+export function limitKey(prefix: string, toolId: string, client: string): string {
+  return `${prefix}lim:{${toolId}:${client}}`;
+}
+
+/** The sorted set of leases beside a counters key. */
+export function leasesKey(key: string): string {
+  return `${key}:l`;
+}
+
+/** The key of a client's MCP messages. */
+export function messageKey(prefix: string, client: string): string {
+  return limitKey(prefix, '@mcp', client);
 }

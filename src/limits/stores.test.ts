@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REDIS_URL, redisPrefix, requireRedis } from '../../test/helpers.js';
-import { leasesKey } from './keys.js';
 import { MemoryStore } from './memory-store.js';
 import { LimiterRedis } from './redis-client.js';
 import { RedisStore } from './redis-store.js';
 import type { DecideReply, StorePolicy } from './store.js';
+import { leasesKey } from './store.js';
 
 /**
  * One algorithm, two stores (docs/architecture.md, "The limiter"): the in-process store
