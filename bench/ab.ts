@@ -4,6 +4,7 @@
  * ordered A B B A so that a machine getting slower or faster in a sitting hits both alike.
  *
  *   npx tsx bench/ab.ts --a <tree> --b <tree> [--rounds 6] [--duration 8] [--only hub-run-redis,hub-index]
+ *     [--cluster 127.0.0.1:7000,127.0.0.1:7001,…]   (the hubs on a Redis Cluster; Redis CPU of every node)
  *
  * A tree is a checkout with `npm run build` done (its dist/src/server.js runs); it may share
  * this checkout's node_modules through a symlink.
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '6' },
     duration: { type: 'string', default: '8' },
     only: { type: 'string', default: 'hub-run-redis' },
+    cluster: { type: 'string' },
   },
 });
 if (!values.a || !values.b) throw new Error('usage: bench/ab.ts --a <built tree> --b <built tree>');
@@ -41,16 +43,23 @@ const tmp = await mkdtemp(join(tmpdir(), 'toolhub-ab-'));
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const runId = `ab-${Date.now().toString(36)}-${process.pid}`;
 const side = (tree: string): Servers => {
-  const hub: HubContext = { serverJs: join(resolve(tree), 'dist/src/server.js'), dir: tmp, redisUrl, runId };
-  return { refs: {} as Servers['refs'], hub, redisPid: null };
+  const hub: HubContext = {
+    serverJs: join(resolve(tree), 'dist/src/server.js'),
+    dir: tmp,
+    redisUrl,
+    runId,
+    ...(values.cluster ? { clusterNodes: values.cluster } : {}),
+  };
+  return { refs: {} as Servers['refs'], hub, redisPids: [] };
 };
 const sides = { A: side(values.a), B: side(values.b) };
 const records: Record<string, { A: RunRecord[]; B: RunRecord[] }> = {};
 
 try {
   await writePolicyFiles(tmp);
-  const pid = await redisPid(redisUrl);
-  for (const s of Object.values(sides)) s.redisPid = pid;
+  const urls = values.cluster ? values.cluster.split(',').map((n) => `redis://${n}`) : [redisUrl];
+  const pids = (await Promise.all(urls.map(redisPid))).filter((p): p is number => p !== null);
+  for (const s of Object.values(sides)) s.redisPids = pids;
   const rounds = Number(values.rounds);
   for (let round = 1; round <= rounds; round++) {
     const order = round % 2 === 1 ? (['A', 'B'] as const) : (['B', 'A'] as const);

@@ -11,7 +11,8 @@ export interface Servers {
   refs: Record<RefServer, ServerProcess>;
   hub: HubContext;
   /** The Redis server the hubs use (its CPU is charged to runs that use it); null: unknown. */
-  redisPid: number | null;
+  /** The Redis servers' pids (every node of a Cluster): their CPU is the Redis figure. */
+  redisPids: number[];
 }
 
 /** Set by SIGINT: the loop stops before the next run instead of starting more processes. */
@@ -41,8 +42,8 @@ export async function runScenario(
     });
     if (interruption.requested) throw new Error('interrupted');
     const startedAt = new Date().toISOString();
-    const usesRedis = target.kind === 'hub' && target.config.redis && servers.redisPid !== null;
-    const redisBefore = usesRedis ? await processCpuNs(servers.redisPid!) : null;
+    const usesRedis = target.kind === 'hub' && target.config.redis && servers.redisPids.length > 0;
+    const redisBefore = usesRedis ? await cpuOf(servers.redisPids) : null;
     const threadsBefore = await readThreadCpu(server.pid);
     const gcBefore = server.gc.snapshot();
     const result = await drive({
@@ -53,7 +54,7 @@ export async function runScenario(
       ...(scenario.neighbour ? { neighbour: scenario.neighbour } : {}),
     });
     const threadsAfter = await readThreadCpu(server.pid);
-    const redisAfter = usesRedis ? await processCpuNs(servers.redisPid!) : null;
+    const redisAfter = usesRedis ? await cpuOf(servers.redisPids) : null;
     const gcAfter = server.gc.snapshot();
     if (interruption.requested) throw new Error('interrupted');
     const rssAfter = await readRss(server.pid);
@@ -94,4 +95,15 @@ export function progressLine(r: RunRecord, index: string): string {
     Object.keys(x.bad.status).length > 0 ? `  good ${fmt(r.goodRps)}/s failed ${x.good.failed}` : '';
   const t = x.timeoutLatencies.length > 0 ? `  TIMEOUT n=${x.timeoutLatencies.length}` : '';
   return `${index} ${r.scenario.padEnd(16)} ${fmt(x.rps).padStart(7)} req/s  p50 ${x.p50} ms  p99 ${x.p99} ms  errors ${x.errors}  non-2xx ${x.non2xx}${good}${t}`;
+}
+
+/** The CPU of several processes together; null when one cannot be read. */
+async function cpuOf(pids: number[]): Promise<number | null> {
+  let ns = 0;
+  for (const pid of pids) {
+    const one = await processCpuNs(pid);
+    if (one === null) return null;
+    ns += one;
+  }
+  return ns;
 }

@@ -41,6 +41,8 @@ export interface HubContext {
   redisUrl: string;
   /** Unique per harness run; every hub process adds a sequence number to it. */
   runId: string;
+  /** A Redis Cluster's nodes (`host:port,…`): the hubs use it instead of `redisUrl` (bench/ab.ts --cluster). */
+  clusterNodes?: string;
 }
 
 let sequence = 0;
@@ -71,7 +73,8 @@ function hubEnv(config: HubConfig, ctx: HubContext, port: number): Record<string
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }
-  if (config.redis) env.REDIS_URL = ctx.redisUrl;
+  if (config.redis && ctx.clusterNodes) env.REDIS_CLUSTER_NODES = ctx.clusterNodes;
+  else if (config.redis) env.REDIS_URL = ctx.redisUrl;
   if (config.poolThreads !== undefined) env.POOL_THREADS = String(config.poolThreads);
   return env;
 }

@@ -81,7 +81,7 @@ try {
       'ref-post': await ref('ref-post', 'post'),
     },
     hub,
-    redisPid: await redisPid(hub.redisUrl),
+    redisPids: [await redisPid(hub.redisUrl)].filter((p): p is number => p !== null),
   };
 
   // Boots first, on a machine no load scenario has warmed or loaded yet.
