@@ -8,9 +8,9 @@ import {
   type BatchAnswer,
   type PoolWorkerData,
   type RunBatch,
+  RunCells,
   type RunEnvelope,
   type RunItem,
-  RunSlots,
   releaseHeapSoon,
 } from '#worker-protocol';
 import { installNetworkGuard, NetworkDisabledError } from './network-guard.js';
@@ -26,7 +26,7 @@ import { installNetworkGuard, NetworkDisabledError } from './network-guard.js';
  * a tokenizer's tables): neither eats into it.
  */
 const data = workerData as PoolWorkerData;
-const slots = new RunSlots(data.slots);
+const cells = new RunCells(data.cells);
 const tid = ownThreadId();
 nameThread();
 installNetworkGuard();
@@ -75,7 +75,7 @@ export default async function runBatch(task: RunBatch): Promise<BatchAnswer> {
     }
     // Claim the run: fails when the API thread took it back while a batch-mate was slow.
     const first = !ran.has(item.toolId);
-    if (!slots.claim(item.slot, task.batch, tid, first)) {
+    if (!cells.claim(item.cell, task.batch, tid, first)) {
       answers.push(null);
       continue;
     }
@@ -83,7 +83,7 @@ export default async function runBatch(task: RunBatch): Promise<BatchAnswer> {
     const envelope =
       typeof run === 'function' ? await runOne(run, item, task.resultMaxBytes) : failure(run.error, 0);
     answers.push(first ? { ...envelope, first: true } : envelope);
-    if (slots.finish(item.slot, task.batch)) restorePriority();
+    if (cells.finish(item.cell, task.batch)) restorePriority();
   }
   releaseHeapSoon();
   return answers;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Phase } from '../shared/run-slots.js';
+import type { Phase } from '../shared/run-cells.js';
 import { planFailedBatch } from './failed-batch.js';
 import type { InFlightBatch } from './lane.js';
 import type { PendingRun } from './pending-run.js';

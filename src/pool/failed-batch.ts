@@ -1,4 +1,4 @@
-import type { Phase } from '../shared/run-slots.js';
+import type { Phase } from '../shared/run-cells.js';
 import type { InFlightBatch } from './lane.js';
 import { stoppedByClose } from './outcome.js';
 import type { PendingRun } from './pending-run.js';

@@ -19,7 +19,7 @@ export interface PendingRun {
   toolId: string;
   mode: string;
   input: ToolInput;
-  slot: number;
+  cell: number;
   timeoutMs: number;
   enqueuedAt: number;
   /**

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import type { RunBatch } from '../shared/envelope.js';
 import { EVENTS } from '../shared/events.js';
-import { RunSlots, sharedSlots } from '../shared/run-slots.js';
+import { RunCells, sharedCells } from '../shared/run-cells.js';
 import type { InFlightBatch } from './lane.js';
 import type { RunOutcome } from './outcome.js';
 import type { LaneKind, PoolRun } from './pending-run.js';
@@ -67,9 +67,9 @@ export class ToolPool {
     linearRegexFallback();
     this.opts = opts;
     this.tuning = tuning;
-    const shared = sharedSlots(poolCapacity(opts));
+    const shared = sharedCells(poolCapacity(opts));
     this.scheduler = new Scheduler(
-      new RunSlots(shared),
+      new RunCells(shared),
       {
         send: (batch) => this.send(batch),
         abort: (batch) => this.controllers.get(batch)?.abort(),
@@ -86,7 +86,7 @@ export class ToolPool {
         heapMb: opts.heapMb,
         youngGenerationMb: tuning.youngGenerationMb,
         idleTimeoutMs: tuning.idleTimeoutMs,
-        workerData: { tools: opts.tools, slots: shared },
+        workerData: { tools: opts.tools, cells: shared },
         onError: (err) => EVENTS.workerError.publish({ source: this, err }),
       });
     this.workers = { main: lane('main'), slow: lane('slow') };
@@ -133,7 +133,7 @@ export class ToolPool {
     EVENTS.batchSent.publish({ source: this, runs: batch.items.length });
     const task: RunBatch = {
       batch: batch.id,
-      items: batch.items.map(({ toolId, mode, input, slot }) => ({ toolId, mode, input, slot })),
+      items: batch.items.map(({ toolId, mode, input, cell }) => ({ toolId, mode, input, cell })),
       resultMaxBytes: this.opts.resultMaxBytes,
     };
     this.workers[batch.lane.kind].piscina.run(task, { signal: controller.signal }).then(

@@ -1,5 +1,5 @@
 import type { BatchAnswer } from '../shared/envelope.js';
-import { MAX_BATCH_ID, type RunSlots } from '../shared/run-slots.js';
+import { MAX_BATCH_ID, type RunCells } from '../shared/run-cells.js';
 import { Batcher } from './batcher.js';
 import { planFailedBatch } from './failed-batch.js';
 import { type InFlightBatch, Lane, laneSizes } from './lane.js';
@@ -31,7 +31,7 @@ export interface SchedulerOptions {
   heapMb: number;
 }
 
-/** Runs the pool holds at most, queued or running: `threads + maxQueue` (one shared slot each). */
+/** Runs the pool holds at most, queued or running: `threads + maxQueue` (one shared cell each). */
 export function poolCapacity(opts: Pick<SchedulerOptions, 'threads' | 'maxQueue'>): number {
   return opts.threads + opts.maxQueue;
 }
@@ -49,26 +49,26 @@ export class Scheduler {
   readonly lane: Record<LaneKind, Lane>;
   readonly lanes: readonly Lane[];
   readonly capacity: number;
-  private readonly freeSlots: number[];
+  private readonly freeCells: number[];
   private readonly watch: WatchParts;
   private nextBatchId = 0;
   private closed = false;
 
   constructor(
-    private readonly slots: RunSlots,
+    private readonly cells: RunCells,
     private readonly port: WorkerPort,
     private readonly opts: SchedulerOptions,
     private readonly tuning: PoolTuning = POOL_TUNING,
   ) {
     const capacity = poolCapacity(opts);
     this.capacity = capacity;
-    this.freeSlots = Array.from({ length: capacity }, (_, i) => capacity - 1 - i);
+    this.freeCells = Array.from({ length: capacity }, (_, i) => capacity - 1 - i);
     this.tools = new ToolStats(tuning);
     this.batcher = new Batcher(this.tools, tuning);
     const sizes = laneSizes(opts.threads, opts.overflow);
     this.lane = { main: new Lane('main', sizes.main), slow: new Lane('slow', sizes.slow) };
     this.lanes = [this.lane.main, this.lane.slow];
-    this.watch = { slots, tools: this.tools, port, tuning };
+    this.watch = { cells, tools: this.tools, port, tuning };
   }
 
   /**
@@ -77,14 +77,14 @@ export class Scheduler {
    * after close() nothing starts any more, as a request arriving while closing.
    */
   submit(call: PoolRun, now: number, resolve: (outcome: RunOutcome) => void): boolean {
-    const slot = this.closed ? undefined : this.freeSlots.pop();
-    if (slot === undefined) {
+    const cell = this.closed ? undefined : this.freeCells.pop();
+    if (cell === undefined) {
       resolve(this.closed ? shutdownOutcome(0) : busyOutcome(0));
       return false;
     }
     const settle = (outcome: RunOutcome) => {
-      this.slots.clear(slot);
-      this.freeSlots.push(slot);
+      this.cells.clear(cell);
+      this.freeCells.push(cell);
       resolve(outcome);
     };
     // Written out, not spread: a spread of the caller's object is a slow generic copy on
@@ -95,7 +95,7 @@ export class Scheduler {
       input: call.input,
       timeoutMs: call.timeoutMs,
       bytes: call.bytes,
-      slot,
+      cell,
       enqueuedAt: now,
       waitingSince: now,
       held: false,
@@ -122,7 +122,7 @@ export class Scheduler {
         if (!items) break;
         this.nextBatchId = (this.nextBatchId % MAX_BATCH_ID) + 1;
         const batch: InFlightBatch = { id: this.nextBatchId, lane, items, overdue: null, held: null };
-        for (const run of items) this.slots.assign(run.slot, batch.id);
+        for (const run of items) this.cells.assign(run.cell, batch.id);
         lane.inPool.add(batch);
         this.port.send(batch);
       }
@@ -144,7 +144,7 @@ export class Scheduler {
   /** The batch's worker ended without answering: each run meets its fate (src/pool/failed-batch.ts). */
   failed(batch: InFlightBatch, err: unknown, now: number): void {
     batch.lane.leave(batch);
-    const phaseOf = (run: PendingRun) => this.slots.phase(run.slot, batch.id);
+    const phaseOf = (run: PendingRun) => this.cells.phase(run.cell, batch.id);
     const again: PendingRun[] = [];
     for (const { run, fate } of planFailedBatch(batch, phaseOf, this.closed, err, this.tuning)) {
       if (fate === 'failed') {
@@ -152,7 +152,7 @@ export class Scheduler {
         continue;
       }
       this.tools.returned(run);
-      this.slots.clear(run.slot);
+      this.cells.clear(run.cell);
       if (fate === 'again') again.push(run);
       else if (fate === 'shutdown') run.settle(shutdownOutcome(this.queuedMs(run, now)));
       else run.settle(unstartedRunOutcome(err, this.queuedMs(run, now), run.returns, this.opts.heapMb));
@@ -167,7 +167,7 @@ export class Scheduler {
       timedOut,
       timeoutMs: run.timeoutMs,
       heapMb: this.opts.heapMb,
-      startedAt: this.slots.startedAt(run.slot),
+      startedAt: this.cells.startedAt(run.cell),
       now,
     };
     const outcome = failedRunOutcome(err, this.queuedMs(run, now), ctx);
@@ -200,7 +200,7 @@ export class Scheduler {
   }
 
   private queuedMs(run: PendingRun, now: number): number {
-    const started = this.slots.startedAt(run.slot);
+    const started = this.cells.startedAt(run.cell);
     return started === 0 ? now - run.enqueuedAt : Math.max(0, started - run.enqueuedAt);
   }
 
@@ -225,6 +225,6 @@ export class Scheduler {
 
   /** Runs in the pool now, queued or running. */
   get inUse(): number {
-    return this.capacity - this.freeSlots.length;
+    return this.capacity - this.freeCells.length;
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunSlots, sharedSlots } from '../shared/run-slots.js';
+import { RunCells, sharedCells } from '../shared/run-cells.js';
 import type { InFlightBatch } from './lane.js';
 import { sweepBatch } from './sweep.js';
 import { pendingRun as pending, Rig } from './test-helpers.js';
@@ -9,20 +9,20 @@ const T = POOL_TUNING;
 
 describe('sweepBatch', () => {
   it('takes back the runs queued behind a long run, and flags it overdue at its deadline', () => {
-    const shared = sharedSlots(8);
-    const slots = new RunSlots(shared);
-    const items = [pending('fast'), pending('fast'), pending('fast')].map((r, i) => ({ ...r, slot: i }));
+    const shared = sharedCells(8);
+    const cells = new RunCells(shared);
+    const items = [pending('fast'), pending('fast'), pending('fast')].map((r, i) => ({ ...r, cell: i }));
     const lane = {} as InFlightBatch['lane']; // not used by the sweep
     const batch: InFlightBatch = { id: 7, lane, items, overdue: null, held: null };
-    for (const r of items) slots.assign(r.slot, batch.id);
+    for (const r of items) cells.assign(r.cell, batch.id);
     // The worker claims the first run (as workers/tool-worker.ts does).
-    expect(slots.claim(0, 7, 1234, false)).toBe(true);
-    expect(slots.threadOf(0)).toBe(1234);
+    expect(cells.claim(0, 7, 1234, false)).toBe(true);
+    expect(cells.threadOf(0)).toBe(1234);
     const started = new BigInt64Array(shared.startedAt);
     const now = 1_000_000;
     const times = { now, takeBackAfterMs: 20 };
     started[0] = BigInt(now - 5);
-    expect(sweepBatch(slots, batch, times)).toEqual({
+    expect(sweepBatch(cells, batch, times)).toEqual({
       overdue: null,
       takenBack: [],
       running: items[0],
@@ -30,23 +30,23 @@ describe('sweepBatch', () => {
     });
 
     started[0] = BigInt(now - 50);
-    const found = sweepBatch(slots, batch, times);
+    const found = sweepBatch(cells, batch, times);
     expect(found.takenBack).toEqual([items[1], items[2]]);
-    expect(slots.phase(1, 7)).toBeNull();
-    expect(slots.claim(1, 7, 1234, false)).toBe(false); // the worker's claim of it now fails
+    expect(cells.phase(1, 7)).toBeNull();
+    expect(cells.claim(1, 7, 1234, false)).toBe(false); // the worker's claim of it now fails
 
     started[0] = BigInt(now - 500);
-    expect(sweepBatch(slots, batch, times)).toMatchObject({ overdue: null, running: items[0], ranMs: 500 });
+    expect(sweepBatch(cells, batch, times)).toMatchObject({ overdue: null, running: items[0], ranMs: 500 });
     started[0] = BigInt(now - 1500);
-    expect(sweepBatch(slots, batch, times).overdue).toBe(items[0]);
-    expect(slots.lower(0)).toBe(true);
-    expect(slots.lower(0)).toBe(false); // once
-    expect(slots.finish(0, 7)).toBe(true);
+    expect(sweepBatch(cells, batch, times).overdue).toBe(items[0]);
+    expect(cells.lower(0)).toBe(true);
+    expect(cells.lower(0)).toBe(false); // once
+    expect(cells.finish(0, 7)).toBe(true);
     // A worker's first run of a tool says so.
-    slots.assign(2, 8);
-    expect(slots.claim(2, 8, 1234, true)).toBe(true);
-    expect(slots.firstRun(2)).toBe(true);
-    expect(slots.finish(2, 8)).toBe(false);
+    cells.assign(2, 8);
+    expect(cells.claim(2, 8, 1234, true)).toBe(true);
+    expect(cells.firstRun(2)).toBe(true);
+    expect(cells.finish(2, 8)).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { RunSlots } from '../shared/run-slots.js';
+import type { RunCells } from '../shared/run-cells.js';
 import { pastDeadline } from './deadline.js';
 import { holdAfter, shouldLower, type Usual } from './held-runs.js';
 import type { InFlightBatch } from './lane.js';
@@ -27,22 +27,22 @@ export interface SweepFindings {
  * Checks one batch at `t.now`: its running run's deadline (which starts when the worker
  * starts that run, not when it was queued, so good runs never time out behind bad ones),
  * and whether the runs queued behind it should go to another worker (taken back in the
- * shared slots: a compare-and-swap against the worker's claim).
+ * shared cells: a compare-and-swap against the worker's claim).
  */
-export function sweepBatch(slots: RunSlots, batch: InFlightBatch, t: SweepTimes): SweepFindings {
+export function sweepBatch(cells: RunCells, batch: InFlightBatch, t: SweepTimes): SweepFindings {
   const findings: SweepFindings = { overdue: null, takenBack: [], running: null, ranMs: 0 };
   let stuck = false;
   for (const run of batch.items) {
-    const phase = slots.phase(run.slot, batch.id);
+    const phase = cells.phase(run.cell, batch.id);
     if (phase === 'running') {
-      const started = slots.startedAt(run.slot);
+      const started = cells.startedAt(run.cell);
       if (started === 0) break; // claimed this instant; its start time lands next
       const ran = t.now - started;
       if (ran > run.timeoutMs) findings.overdue = run;
       findings.running = run;
       findings.ranMs = ran;
       stuck = ran > t.takeBackAfterMs;
-    } else if (phase === 'assigned' && stuck && slots.takeBack(run.slot, batch.id)) {
+    } else if (phase === 'assigned' && stuck && cells.takeBack(run.cell, batch.id)) {
       findings.takenBack.push(run);
     }
   }
@@ -51,7 +51,7 @@ export function sweepBatch(slots: RunSlots, batch: InFlightBatch, t: SweepTimes)
 
 /** What watching a batch reads and asks of. */
 export interface WatchParts {
-  slots: RunSlots;
+  cells: RunCells;
   tools: ToolStats;
   port: WorkerPort;
   tuning: PoolTuning;
@@ -65,7 +65,7 @@ export interface WatchParts {
  */
 export function watchBatch(p: WatchParts, batch: InFlightBatch, now: number): PendingRun[] {
   const t = p.tuning;
-  const { overdue, takenBack, running, ranMs } = sweepBatch(p.slots, batch, {
+  const { overdue, takenBack, running, ranMs } = sweepBatch(p.cells, batch, {
     now,
     takeBackAfterMs: t.takeBackAfterMs,
   });
@@ -79,8 +79,8 @@ export function watchBatch(p: WatchParts, batch: InFlightBatch, now: number): Pe
   }
   if (overdue) {
     // A start time not stamped yet reads as now.
-    const startedAt = p.slots.startedAt(overdue.slot) || now;
-    const cpuNowMs = () => p.port.cpuMs(p.slots.threadOf(overdue.slot));
+    const startedAt = p.cells.startedAt(overdue.cell) || now;
+    const cpuNowMs = () => p.port.cpuMs(p.cells.threadOf(overdue.cell));
     if (pastDeadline({ run: overdue, ranMs, startedAt, cpuNowMs }, t)) {
       batch.overdue = overdue;
       p.port.abort(batch);
@@ -91,14 +91,14 @@ export function watchBatch(p: WatchParts, batch: InFlightBatch, now: number): Pe
 
 /** What successful runs like `run` usually take (first runs on a worker apart). */
 function usualOf(p: WatchParts, run: PendingRun): Usual {
-  const first = p.slots.firstRun(run.slot);
+  const first = p.cells.firstRun(run.cell);
   return { first, ms: p.tools.usualMs(run.toolId, first) };
 }
 
 /** Lowers the run's thread priority, once; from then on it is charged its CPU time (src/pool/deadline.ts). */
 function lower(p: WatchParts, run: PendingRun, now: number): void {
-  const tid = p.slots.threadOf(run.slot);
-  if (tid > 0 && p.slots.lower(run.slot) && p.port.lower(tid)) {
+  const tid = p.cells.threadOf(run.cell);
+  if (tid > 0 && p.cells.lower(run.cell) && p.port.lower(tid)) {
     run.lowered = { at: now, cpuMs: p.port.cpuMs(tid) };
   }
 }

@@ -1,5 +1,5 @@
 import type { RunEnvelope } from '../shared/envelope.js';
-import { RunSlots, sharedSlots } from '../shared/run-slots.js';
+import { RunCells, sharedCells } from '../shared/run-cells.js';
 import type { InFlightBatch } from './lane.js';
 import type { RunOutcome } from './outcome.js';
 import type { PendingRun } from './pending-run.js';
@@ -29,16 +29,16 @@ export class FakeWorkers implements WorkerPort {
   }
 }
 
-let nextSlot = 0;
+let nextCell = 0;
 
-/** A waiting run of `toolId`, for the queue alone (no scheduler): each in its own slot. */
+/** A waiting run of `toolId`, for the queue alone (no scheduler): each in its own cell. */
 export function pendingRun(toolId: string, bytes = 10): PendingRun {
   const now = Date.now();
   return {
     toolId,
     mode: 'm',
     input: {},
-    slot: nextSlot++,
+    cell: nextCell++,
     timeoutMs: 1000,
     enqueuedAt: now,
     waitingSince: now,
@@ -60,12 +60,12 @@ const OPTIONS: SchedulerOptions = { threads: 2, overflow: 4, maxQueue: 16, queue
 
 /**
  * A scheduler over fake workers and a fake clock (`now`, moved by the test): the test
- * plays the workers' side of the shared run slots (claim, start time) and their answers.
+ * plays the workers' side of the shared run cells (claim, start time) and their answers.
  */
 export class Rig {
   readonly workers = new FakeWorkers();
   readonly scheduler: Scheduler;
-  readonly slots: RunSlots;
+  readonly cells: RunCells;
   readonly tuning: PoolTuning;
   now = 1_000_000;
   private readonly startedAt: BigInt64Array;
@@ -73,10 +73,10 @@ export class Rig {
   constructor(opts: Partial<SchedulerOptions> = {}, tuning: Partial<PoolTuning> = {}) {
     const o = { ...OPTIONS, ...opts };
     this.tuning = { ...POOL_TUNING, ...tuning };
-    const shared = sharedSlots(poolCapacity(o));
+    const shared = sharedCells(poolCapacity(o));
     this.startedAt = new BigInt64Array(shared.startedAt);
-    this.slots = new RunSlots(shared);
-    this.scheduler = new Scheduler(this.slots, this.workers, o, this.tuning);
+    this.cells = new RunCells(shared);
+    this.scheduler = new Scheduler(this.cells, this.workers, o, this.tuning);
   }
 
   submit(toolId: string, timeoutMs = 1000, bytes = 10): Ticket {
@@ -98,16 +98,16 @@ export class Rig {
   /** The worker of `batch` (thread `tid`) starts its run at `index` now. */
   start(batch: InFlightBatch, index = 0, how: { first?: boolean; tid?: number } = {}): PendingRun {
     const run = batch.items[index]!;
-    if (!this.slots.claim(run.slot, batch.id, how.tid ?? 100 + batch.id, how.first === true)) {
+    if (!this.cells.claim(run.cell, batch.id, how.tid ?? 100 + batch.id, how.first === true)) {
       throw new Error('the run was taken back');
     }
-    this.startedAt[run.slot] = BigInt(this.now);
+    this.startedAt[run.cell] = BigInt(this.now);
     return run;
   }
 
   /** The worker of `batch` ends its run at `index` (its result travels with the batch's answer). */
   finishRun(batch: InFlightBatch, index: number): void {
-    this.slots.finish(batch.items[index]!.slot, batch.id);
+    this.cells.finish(batch.items[index]!.cell, batch.id);
   }
 
   /** Moves the clock by `ms` and sweeps. */
@@ -119,7 +119,7 @@ export class Rig {
   /** The worker answers every run still in `batch`: each ok after `durationMs`. */
   answer(batch: InFlightBatch, durationMs: number, first = false): void {
     const answers = batch.items.map((run): RunEnvelope | null => {
-      if (this.slots.phase(run.slot, batch.id) === null) return null; // taken back
+      if (this.cells.phase(run.cell, batch.id) === null) return null; // taken back
       return { ok: true, json: '{}', durationMs, ...(first && { first: true as const }) };
     });
     this.scheduler.finished(batch, answers, this.now);

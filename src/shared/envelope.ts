@@ -1,4 +1,4 @@
-import type { SharedSlots } from './run-slots.js';
+import type { SharedSlots } from './run-cells.js';
 import type { ToolInput } from './tool-def.js';
 
 /**
@@ -12,8 +12,8 @@ export interface RunItem {
   toolId: string;
   mode: string;
   input: ToolInput;
-  /** The run's slot in the shared state (src/shared/run-slots.ts). */
-  slot: number;
+  /** The run's cell in the shared state (src/shared/run-cells.ts). */
+  cell: number;
 }
 
 /**
@@ -57,7 +57,7 @@ export type RunEnvelope = (
 export interface PoolWorkerData {
   /** toolId → absolute path of its run module. */
   tools: Record<string, string>;
-  slots: SharedSlots;
+  cells: SharedSlots;
 }
 
 /** Message of the error a worker raises when a tool reaches for the network. */

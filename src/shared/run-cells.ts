@@ -1,17 +1,17 @@
 /**
- * The per-run state the API thread and the workers share, one slot per run in flight,
+ * The per-run state the API thread and the workers share, one cell per run in flight,
  * and every transition of it, for both sides. Runs cross to a worker in batches; each
- * run keeps its own slot, so its deadline starts when the worker starts *it*, and the API
+ * run keeps its own cell, so its deadline starts when the worker starts *it*, and the API
  * thread can take back a run that a slow batch-mate keeps waiting (compare-and-swap: a
  * run is either started by the worker or taken back, never both).
  *
  *   API: assign(batch) ──► ASSIGNED ──worker: claim()──► RUNNING ──worker: finish()──► DONE
  *                              └──API: takeBack()──► free          API: clear() ──► free
  *
- * `state[slot]` is `tag(batch, phase)` (0: free); `startedAt[slot]` is when the worker
- * started the run (ms since the epoch, 0: not yet); `tid[slot]` is the kernel thread id of
+ * `state[cell]` is `tag(batch, phase)` (0: free); `startedAt[cell]` is when the worker
+ * started the run (ms since the epoch, 0: not yet); `tid[cell]` is the kernel thread id of
  * the worker running it (for the API thread to lower that thread's priority when the run
- * holds its worker too long); `priority[slot]` is NORMAL, FIRST_RUN (the worker's first
+ * holds its worker too long); `priority[cell]` is NORMAL, FIRST_RUN (the worker's first
  * run of its tool, which may include the tool's lazy set-up, such as building a
  * tokenizer's tables: the API thread gives those longer before lowering them) or LOWERED
  * (the API thread lowered the thread's priority; the worker restores it after the run).
@@ -37,7 +37,7 @@ export interface SharedSlots {
   priority: SharedArrayBuffer;
 }
 
-export function sharedSlots(capacity: number): SharedSlots {
+export function sharedCells(capacity: number): SharedSlots {
   return {
     state: new SharedArrayBuffer(capacity * 4),
     startedAt: new SharedArrayBuffer(capacity * 8),
@@ -50,7 +50,7 @@ function tag(batch: number, phase: PhaseBits): number {
   return (batch << 2) | phase;
 }
 
-export class RunSlots {
+export class RunCells {
   private readonly state: Int32Array;
   private readonly started: BigInt64Array;
   private readonly tids: Int32Array;
@@ -65,66 +65,66 @@ export class RunSlots {
 
   // ── API thread ──
 
-  assign(slot: number, batch: number): void {
-    Atomics.store(this.started, slot, 0n);
-    Atomics.store(this.tids, slot, 0);
-    Atomics.store(this.priority, slot, NORMAL);
-    Atomics.store(this.state, slot, tag(batch, ASSIGNED));
+  assign(cell: number, batch: number): void {
+    Atomics.store(this.started, cell, 0n);
+    Atomics.store(this.tids, cell, 0);
+    Atomics.store(this.priority, cell, NORMAL);
+    Atomics.store(this.state, cell, tag(batch, ASSIGNED));
   }
 
   /** Takes a run back from its batch if the worker has not started it. */
-  takeBack(slot: number, batch: number): boolean {
-    return Atomics.compareExchange(this.state, slot, tag(batch, ASSIGNED), 0) === tag(batch, ASSIGNED);
+  takeBack(cell: number, batch: number): boolean {
+    return Atomics.compareExchange(this.state, cell, tag(batch, ASSIGNED), 0) === tag(batch, ASSIGNED);
   }
 
-  clear(slot: number): void {
-    Atomics.store(this.state, slot, 0);
+  clear(cell: number): void {
+    Atomics.store(this.state, cell, 0);
   }
 
-  phase(slot: number, batch: number): Phase {
-    const value = Atomics.load(this.state, slot);
+  phase(cell: number, batch: number): Phase {
+    const value = Atomics.load(this.state, cell);
     if (value === tag(batch, RUNNING)) return 'running';
     if (value === tag(batch, DONE)) return 'done';
     if (value === tag(batch, ASSIGNED)) return 'assigned';
     return null;
   }
 
-  /** When the worker started the run in `slot` (ms since the epoch), or 0. */
-  startedAt(slot: number): number {
-    return Number(Atomics.load(this.started, slot));
+  /** When the worker started the run in `cell` (ms since the epoch), or 0. */
+  startedAt(cell: number): number {
+    return Number(Atomics.load(this.started, cell));
   }
 
-  /** The kernel thread id of the worker running `slot`, or 0. */
-  threadOf(slot: number): number {
-    return Atomics.load(this.tids, slot);
+  /** The kernel thread id of the worker running `cell`, or 0. */
+  threadOf(cell: number): number {
+    return Atomics.load(this.tids, cell);
   }
 
-  /** True when the run in `slot` is its worker's first run of the tool. */
-  firstRun(slot: number): boolean {
-    return Atomics.load(this.priority, slot) === FIRST_RUN;
+  /** True when the run in `cell` is its worker's first run of the tool. */
+  firstRun(cell: number): boolean {
+    return Atomics.load(this.priority, cell) === FIRST_RUN;
   }
 
-  /** Claims the right to lower the priority of the thread running `slot` (once); the worker restores it. */
-  lower(slot: number): boolean {
-    const now = Atomics.load(this.priority, slot);
-    return now !== LOWERED && Atomics.compareExchange(this.priority, slot, now, LOWERED) === now;
+  /** Claims the right to lower the priority of the thread running `cell` (once); the worker restores it. */
+  lower(cell: number): boolean {
+    const now = Atomics.load(this.priority, cell);
+    return now !== LOWERED && Atomics.compareExchange(this.priority, cell, now, LOWERED) === now;
   }
 
   // ── worker ──
 
   /** Starts the run if it is still assigned to `batch` (false: the API thread took it back). */
-  claim(slot: number, batch: number, tid: number, firstRun: boolean): boolean {
+  claim(cell: number, batch: number, tid: number, firstRun: boolean): boolean {
     const assigned = tag(batch, ASSIGNED);
-    if (firstRun) Atomics.store(this.priority, slot, FIRST_RUN);
-    if (Atomics.compareExchange(this.state, slot, assigned, tag(batch, RUNNING)) !== assigned) return false;
-    Atomics.store(this.tids, slot, tid);
-    Atomics.store(this.started, slot, BigInt(Date.now()));
+    if (firstRun) Atomics.store(this.priority, cell, FIRST_RUN);
+    if (Atomics.compareExchange(this.state, cell, assigned, tag(batch, RUNNING)) !== assigned) return false;
+    Atomics.store(this.tids, cell, tid);
+    Atomics.store(this.started, cell, BigInt(Date.now()));
     return true;
   }
 
   /** Ends the run; true when its thread's priority was lowered meanwhile. */
-  finish(slot: number, batch: number): boolean {
-    Atomics.compareExchange(this.state, slot, tag(batch, RUNNING), tag(batch, DONE));
-    return Atomics.load(this.priority, slot) === LOWERED;
+  finish(cell: number, batch: number): boolean {
+    Atomics.compareExchange(this.state, cell, tag(batch, RUNNING), tag(batch, DONE));
+    return Atomics.load(this.priority, cell) === LOWERED;
   }
 }
