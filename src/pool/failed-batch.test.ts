@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Phase } from '../shared/run-cells.js';
 import { planFailedBatch } from './failed-batch.js';
-import type { InFlightBatch } from './lane.js';
+import type { WorkerBatch } from './lane.js';
 import type { PendingRun } from './pending-run.js';
 import { pendingRun, Rig } from './test-helpers.js';
 import { POOL_TUNING } from './tuning.js';
@@ -11,8 +11,8 @@ const OOM = Object.assign(new Error('worker out of memory'), { code: 'ERR_WORKER
 
 function batchOf(phases: Phase[], overdue?: number) {
   const items = phases.map(() => pendingRun('t'));
-  const lane = {} as InFlightBatch['lane'];
-  const batch: InFlightBatch = { id: 1, lane, items, overdue: null, held: null };
+  const lane = {} as WorkerBatch['lane'];
+  const batch: WorkerBatch = { id: 1, lane, items, overdue: null, held: null };
   if (overdue !== undefined) batch.overdue = items[overdue]!;
   const phaseOf = (run: PendingRun) => phases[items.indexOf(run)]!;
   return { batch, items, phaseOf };

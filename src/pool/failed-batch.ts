@@ -1,5 +1,5 @@
 import type { Phase } from '../shared/run-cells.js';
-import type { InFlightBatch } from './lane.js';
+import type { WorkerBatch } from './lane.js';
 import { stoppedByClose } from './outcome.js';
 import type { PendingRun } from './pending-run.js';
 import type { PoolTuning } from './tuning.js';
@@ -22,7 +22,7 @@ export type Fate = 'failed' | 'again' | 'given-up' | 'shutdown';
  * it starts was sent forever. A worker the closing pool stopped has no culprit.
  */
 export function planFailedBatch(
-  batch: InFlightBatch,
+  batch: WorkerBatch,
   phaseOf: (run: PendingRun) => Phase,
   closing: boolean,
   err: unknown,

@@ -1,7 +1,7 @@
 import type { LaneKind, PendingRun } from './pending-run.js';
 
 /** A batch on a worker. */
-export interface InFlightBatch {
+export interface WorkerBatch {
   /** Its id in the shared run cells (src/shared/run-cells.ts). */
   id: number;
   lane: Lane;
@@ -35,7 +35,7 @@ export function laneSizes(threads: number, overflow: number): Record<LaneKind, L
  * spare and overflow workers the lane has for them (`max`).
  */
 export class Lane {
-  readonly inPool = new Set<InFlightBatch>();
+  readonly inPool = new Set<WorkerBatch>();
   /** Batches whose running run is held. */
   held = 0;
   readonly active: number;
@@ -66,7 +66,7 @@ export class Lane {
    * the batch stops counting as active; otherwise it stays active (false) and its tool
    * waits for its share (ToolStats.eligible).
    */
-  hold(batch: InFlightBatch, run: PendingRun): boolean {
+  hold(batch: WorkerBatch, run: PendingRun): boolean {
     if (!batch.held && this.full) return false;
     if (!batch.held) this.held++;
     batch.held = run;
@@ -74,14 +74,14 @@ export class Lane {
   }
 
   /** Its held run ended and a batch-mate runs now: the batch is active again. */
-  release(batch: InFlightBatch): void {
+  release(batch: WorkerBatch): void {
     if (!batch.held) return;
     batch.held = null;
     this.held--;
   }
 
   /** The batch left its worker (answered or failed). */
-  leave(batch: InFlightBatch): void {
+  leave(batch: WorkerBatch): void {
     this.inPool.delete(batch);
     this.release(batch);
   }

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { RunBatch } from '../shared/envelope.js';
 import { EVENTS } from '../shared/events.js';
 import { RunCells, sharedCells } from '../shared/run-cells.js';
-import type { InFlightBatch } from './lane.js';
+import type { WorkerBatch } from './lane.js';
 import type { RunOutcome } from './outcome.js';
 import type { LaneKind, PoolRun } from './pending-run.js';
 import { poolCapacity, Scheduler, type SchedulerOptions } from './scheduler.js';
@@ -57,7 +57,7 @@ export class ToolPool {
   private readonly workers: Record<LaneKind, Workers>;
   /** Both lanes' workers, for what is done to each. */
   private readonly lanes: Workers[];
-  private readonly controllers = new Map<InFlightBatch, AbortController>();
+  private readonly controllers = new Map<WorkerBatch, AbortController>();
   private dispatchScheduled = false;
   private sweeper: NodeJS.Timeout | null = null;
   private warming: Promise<void> | null = null;
@@ -127,7 +127,7 @@ export class ToolPool {
   }
 
   /** Starts a batch the scheduler sent on a worker of its lane; its end goes back to the scheduler. */
-  private send(batch: InFlightBatch): void {
+  private send(batch: WorkerBatch): void {
     const controller = new AbortController();
     this.controllers.set(batch, controller);
     EVENTS.batchSent.publish({ source: this, runs: batch.items.length });

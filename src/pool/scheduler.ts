@@ -2,7 +2,7 @@ import type { BatchAnswer } from '../shared/envelope.js';
 import { MAX_BATCH_ID, type RunCells } from '../shared/run-cells.js';
 import { Batcher } from './batcher.js';
 import { planFailedBatch } from './failed-batch.js';
-import { type InFlightBatch, Lane, laneSizes } from './lane.js';
+import { Lane, laneSizes, type WorkerBatch } from './lane.js';
 import {
   busyOutcome,
   failedRunOutcome,
@@ -121,7 +121,7 @@ export class Scheduler {
         const items = this.batcher.take(lane.kind, lane.active, lane.full);
         if (!items) break;
         this.nextBatchId = (this.nextBatchId % MAX_BATCH_ID) + 1;
-        const batch: InFlightBatch = { id: this.nextBatchId, lane, items, overdue: null, held: null };
+        const batch: WorkerBatch = { id: this.nextBatchId, lane, items, overdue: null, held: null };
         for (const run of items) this.cells.assign(run.cell, batch.id);
         lane.inPool.add(batch);
         this.port.send(batch);
@@ -130,7 +130,7 @@ export class Scheduler {
   }
 
   /** The batch's worker answered: each run it ran is settled; runs taken back are queued already. */
-  finished(batch: InFlightBatch, answers: BatchAnswer, now: number): void {
+  finished(batch: WorkerBatch, answers: BatchAnswer, now: number): void {
     batch.lane.leave(batch);
     batch.items.forEach((run, i) => {
       const envelope = answers[i];
@@ -142,7 +142,7 @@ export class Scheduler {
   }
 
   /** The batch's worker ended without answering: each run meets its fate (src/pool/failed-batch.ts). */
-  failed(batch: InFlightBatch, err: unknown, now: number): void {
+  failed(batch: WorkerBatch, err: unknown, now: number): void {
     batch.lane.leave(batch);
     const phaseOf = (run: PendingRun) => this.cells.phase(run.cell, batch.id);
     const again: PendingRun[] = [];
@@ -161,7 +161,7 @@ export class Scheduler {
     this.dispatch(now);
   }
 
-  private fail(batch: InFlightBatch, run: PendingRun, err: unknown, now: number): void {
+  private fail(batch: WorkerBatch, run: PendingRun, err: unknown, now: number): void {
     const timedOut = batch.overdue === run;
     const ctx = {
       timedOut,

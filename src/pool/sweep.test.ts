@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RunCells, sharedCells } from '../shared/run-cells.js';
-import type { InFlightBatch } from './lane.js';
+import type { WorkerBatch } from './lane.js';
 import { sweepBatch } from './sweep.js';
 import { pendingRun as pending, Rig } from './test-helpers.js';
 import { POOL_TUNING } from './tuning.js';
@@ -12,8 +12,8 @@ describe('sweepBatch', () => {
     const shared = sharedCells(8);
     const cells = new RunCells(shared);
     const items = [pending('fast'), pending('fast'), pending('fast')].map((r, i) => ({ ...r, cell: i }));
-    const lane = {} as InFlightBatch['lane']; // not used by the sweep
-    const batch: InFlightBatch = { id: 7, lane, items, overdue: null, held: null };
+    const lane = {} as WorkerBatch['lane']; // not used by the sweep
+    const batch: WorkerBatch = { id: 7, lane, items, overdue: null, held: null };
     for (const r of items) cells.assign(r.cell, batch.id);
     // The worker claims the first run (as workers/tool-worker.ts does).
     expect(cells.claim(0, 7, 1234, false)).toBe(true);

@@ -1,7 +1,7 @@
 import type { RunCells } from '../shared/run-cells.js';
 import { pastDeadline } from './deadline.js';
 import { holdAfter, shouldLower, type Usual } from './held-runs.js';
-import type { InFlightBatch } from './lane.js';
+import type { WorkerBatch } from './lane.js';
 import type { PendingRun } from './pending-run.js';
 import type { ToolStats } from './tool-stats.js';
 import type { PoolTuning } from './tuning.js';
@@ -29,7 +29,7 @@ export interface SweepFindings {
  * and whether the runs queued behind it should go to another worker (taken back in the
  * shared cells: a compare-and-swap against the worker's claim).
  */
-export function sweepBatch(cells: RunCells, batch: InFlightBatch, t: SweepTimes): SweepFindings {
+export function sweepBatch(cells: RunCells, batch: WorkerBatch, t: SweepTimes): SweepFindings {
   const findings: SweepFindings = { overdue: null, takenBack: [], running: null, ranMs: 0 };
   let stuck = false;
   for (const run of batch.items) {
@@ -63,7 +63,7 @@ export interface WatchParts {
  * its worker aborted past its deadline; a batch whose held run ended is active again.
  * Returns the runs taken back, for the queue.
  */
-export function watchBatch(p: WatchParts, batch: InFlightBatch, now: number): PendingRun[] {
+export function watchBatch(p: WatchParts, batch: WorkerBatch, now: number): PendingRun[] {
   const t = p.tuning;
   const { overdue, takenBack, running, ranMs } = sweepBatch(p.cells, batch, {
     now,

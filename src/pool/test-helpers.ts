@@ -1,6 +1,6 @@
 import type { RunEnvelope } from '../shared/envelope.js';
 import { RunCells, sharedCells } from '../shared/run-cells.js';
-import type { InFlightBatch } from './lane.js';
+import type { WorkerBatch } from './lane.js';
 import type { RunOutcome } from './outcome.js';
 import type { PendingRun } from './pending-run.js';
 import { poolCapacity, Scheduler, type SchedulerOptions } from './scheduler.js';
@@ -9,15 +9,15 @@ import type { WorkerPort } from './worker-port.js';
 
 /** Fake worker threads: they record what the scheduler asks of them; CPU times are set by the test. */
 export class FakeWorkers implements WorkerPort {
-  readonly sent: InFlightBatch[] = [];
-  readonly aborted: InFlightBatch[] = [];
+  readonly sent: WorkerBatch[] = [];
+  readonly aborted: WorkerBatch[] = [];
   readonly lowered: number[] = [];
   readonly cpu = new Map<number, number>();
 
-  send(batch: InFlightBatch): void {
+  send(batch: WorkerBatch): void {
     this.sent.push(batch);
   }
-  abort(batch: InFlightBatch): void {
+  abort(batch: WorkerBatch): void {
     this.aborted.push(batch);
   }
   lower(tid: number): boolean {
@@ -89,14 +89,14 @@ export class Rig {
   }
 
   /** Dispatches; returns the batches sent by it. */
-  dispatch(): InFlightBatch[] {
+  dispatch(): WorkerBatch[] {
     const before = this.workers.sent.length;
     this.scheduler.dispatch(this.now);
     return this.workers.sent.slice(before);
   }
 
   /** The worker of `batch` (thread `tid`) starts its run at `index` now. */
-  start(batch: InFlightBatch, index = 0, how: { first?: boolean; tid?: number } = {}): PendingRun {
+  start(batch: WorkerBatch, index = 0, how: { first?: boolean; tid?: number } = {}): PendingRun {
     const run = batch.items[index]!;
     if (!this.cells.claim(run.cell, batch.id, how.tid ?? 100 + batch.id, how.first === true)) {
       throw new Error('the run was taken back');
@@ -106,7 +106,7 @@ export class Rig {
   }
 
   /** The worker of `batch` ends its run at `index` (its result travels with the batch's answer). */
-  finishRun(batch: InFlightBatch, index: number): void {
+  finishRun(batch: WorkerBatch, index: number): void {
     this.cells.finish(batch.items[index]!.cell, batch.id);
   }
 
@@ -117,7 +117,7 @@ export class Rig {
   }
 
   /** The worker answers every run still in `batch`: each ok after `durationMs`. */
-  answer(batch: InFlightBatch, durationMs: number, first = false): void {
+  answer(batch: WorkerBatch, durationMs: number, first = false): void {
     const answers = batch.items.map((run): RunEnvelope | null => {
       if (this.cells.phase(run.cell, batch.id) === null) return null; // taken back
       return { ok: true, json: '{}', durationMs, ...(first && { first: true as const }) };
@@ -126,7 +126,7 @@ export class Rig {
   }
 
   /** The worker of `batch` ended without answering (terminated, out of memory, crashed). */
-  fail(batch: InFlightBatch, err: unknown = new Error('worker died')): void {
+  fail(batch: WorkerBatch, err: unknown = new Error('worker died')): void {
     this.scheduler.failed(batch, err, this.now);
   }
 

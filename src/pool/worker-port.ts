@@ -1,4 +1,4 @@
-import type { InFlightBatch } from './lane.js';
+import type { WorkerBatch } from './lane.js';
 
 /**
  * What the scheduler asks of the worker threads, applied by the executor (src/pool/pool.ts,
@@ -7,9 +7,9 @@ import type { InFlightBatch } from './lane.js';
  */
 export interface WorkerPort {
   /** Starts `batch` on a worker of its lane. */
-  send(batch: InFlightBatch): void;
+  send(batch: WorkerBatch): void;
   /** Terminates the worker of `batch` (a run passed its deadline): the batch then fails. */
-  abort(batch: InFlightBatch): void;
+  abort(batch: WorkerBatch): void;
   /** Lowers the CPU priority of thread `tid`; false when it could not. */
   lower(tid: number): boolean;
   /** CPU time thread `tid` has had (ms); null: unknown. */
