@@ -15,6 +15,7 @@ import cataloguePlugin from './plugins/catalogue.js';
 import corsPlugin from './plugins/cors.js';
 import errorsPlugin from './plugins/errors.js';
 import hostHeaderPlugin from './plugins/host-header.js';
+import hubPlugin from './plugins/hub.js';
 import jsonBodyPlugin from './plugins/json-body.js';
 import limitsPlugin from './plugins/limits.js';
 import mcpPlugin from './plugins/mcp.js';
@@ -24,7 +25,6 @@ import pagesPlugin from './plugins/pages.js';
 import poolPlugin from './plugins/pool.js';
 import pressurePlugin from './plugins/pressure.js';
 import refusalsPlugin from './plugins/refusals.js';
-import runnerPlugin from './plugins/runner.js';
 import uploadLimitPlugin from './plugins/upload-limit.js';
 import { LOWERED_DEADLINE_FACTOR } from './pool/pool.js';
 import { scanTools } from './registry.js';
@@ -156,7 +156,7 @@ export async function buildApp(options: BuildOptions = {}) {
     tools: Object.fromEntries([...tools].map(([id, t]) => [id, t.runPath])),
   });
   await app.register(metricsPlugin);
-  await app.register(runnerPlugin, {
+  await app.register(hubPlugin, {
     tools,
     policies,
     validators: compileValidators(tools),

@@ -88,5 +88,5 @@ export default fp<McpOptions>(
       });
     });
   },
-  { name: 'toolhub-mcp', dependencies: ['toolhub-runner', 'toolhub-catalogue', 'toolhub-limits'] },
+  { name: 'toolhub-mcp', dependencies: ['toolhub-hub', 'toolhub-catalogue', 'toolhub-limits'] },
 );

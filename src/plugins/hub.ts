@@ -40,7 +40,7 @@ export default fp<RunnerOptions>(
     );
   },
   {
-    name: 'toolhub-runner',
+    name: 'toolhub-hub',
     dependencies: ['toolhub-limits', 'toolhub-pool', 'toolhub-metrics', 'toolhub-memory-admission'],
   },
 );
