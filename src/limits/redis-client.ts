@@ -51,7 +51,7 @@ export class LimiterRedis {
     // Without a listener ioredis prints every connection error; health is tracked instead.
     this.client.on('error', () => this.failed('connection error'));
     this.client.on('ready', () => this.markUp());
-    // No fixed key count: the caller sends one call for many requests (src/limits/turn-scripts.ts).
+    // No fixed key count: the caller sends one call for many requests (src/limits/redis-store.ts).
     this.client.defineCommand('toolhubDecide', { lua: DECIDE_LUA });
     this.client.defineCommand('toolhubRelease', { lua: RELEASE_LUA });
   }
