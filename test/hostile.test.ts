@@ -143,7 +143,9 @@ describe('a burst of runaways beside good runs', () => {
     const good: number[] = [];
     const bodies: string[] = [];
     await expect.poll(() => burstApp.pool.stats().held).toBeGreaterThan(0);
-    while (pending) {
+    // A bounded number: a loop as long as the runaways last would spend the tool's compute
+    // budget on a slow machine (each run is charged at least 1 ms), and its 429 is not the point.
+    while (pending && good.length < 200) {
       const res = await burstRun('token-counter', { a: 'still serving' });
       if (pending) good.push(res.statusCode);
       if (res.statusCode !== 200) bodies.push(res.body);
