@@ -22,7 +22,7 @@ export interface Refusal {
  * burst used in this window is what lies beyond `limit`.
  */
 export function rateDecision(
-  policy: ToolPolicy,
+  policy: Pick<ToolPolicy, 'limit' | 'burst'>,
   consumed: number,
   msBeforeNext: number,
   allowed: boolean,

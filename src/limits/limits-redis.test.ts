@@ -31,7 +31,7 @@ async function scriptCalls(): Promise<number> {
 
 describe('limits on Redis', () => {
   it('decides every check of one turn in one call; a refused run takes no lease; charges add up', async () => {
-    const limits = new Limits(redis, 'turn:', 0);
+    const limits = new Limits(redis, 'turn:', 0, () => 60_000);
     const policy = testPolicy({ limit: 2, burst: 0, maxInFlightPerClient: 5 });
     await limits.check('warm', 'c', policy, { cached: true, tier: '' }); // loads the script
     const before = await scriptCalls();
@@ -56,7 +56,7 @@ describe('limits on Redis', () => {
   });
 
   it('serves the run in-process when the call fails, and reports the store degraded', async () => {
-    const limits = new Limits(redis, 'stall:', 0);
+    const limits = new Limits(redis, 'stall:', 0, () => 60_000);
     const reasons: string[] = [];
     onTestFinished(EVENTS.limiterFallback.subscribe(redis, ({ reason }) => reasons.push(reason)));
     const stall = new LimiterRedis(priv.url, 5000);

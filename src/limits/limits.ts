@@ -71,10 +71,13 @@ export class Limits {
     private readonly prefix: string,
     private readonly capWaitMs: number,
     /** A lease's life unless given back: the longest a run can live in the hub (src/app.ts). */
-    private readonly leaseMs: (policy: ToolPolicy) => number = (p) => capWaitMs + p.timeoutMs * 4 + 30_000,
+    private readonly leaseMs: (policy: ToolPolicy) => number,
   ) {
     this.shared = redis ? new RedisStore(redis) : null;
   }
+
+  /** Gives a lease back to Redis: what the lease book retries with (bound once, off the hot path). */
+  private readonly sendRelease = (r: ReleaseRequest): Promise<void> => this.shared!.release(r);
 
   async check(toolId: string, client: string, policy: ToolPolicy, opts: CheckOptions): Promise<Check> {
     const key = limitKey(this.prefix, toolId, client);
@@ -127,15 +130,7 @@ export class Limits {
       this.request(messageKey(this.prefix, client), policy, points, false),
       true,
     );
-    const [consumed, msBeforeNext, allowed] = reply;
-    const remaining = allowed === 1 ? Math.max(0, policy.limit - consumed) : 0;
-    const resetMs = Math.max(0, msBeforeNext);
-    return {
-      allowed: allowed === 1,
-      remaining,
-      resetMs,
-      retryAfterSec: Math.max(1, Math.ceil(resetMs / 1000)),
-    };
+    return rateDecision(policy, reply[0], reply[1], reply[2] === 1);
   }
 
   /** Leases this instance holds on clients' slots in Redis, by tool, and releases waiting for Redis. */
@@ -158,7 +153,7 @@ export class Limits {
         if (inTurn) await endOfTurn();
         try {
           const reply = await this.shared.decide(r);
-          this.book.retry((release) => this.shared!.release(release));
+          this.book.retry(this.sendRelease);
           return { reply, store: 'redis', leaseId: r.leaseId };
         } catch (err) {
           redis.failed(`limits: ${(err as Error).message}`);
