@@ -20,7 +20,7 @@ for i = 1, #KEYS / 2 do
   local key = KEYS[2 * i - 1]
   local S = states[key]
   if not S then
-    S = { key = key, leases = KEYS[2 * i], gone = {}, f = nil, dirty = false }
+    S = { key = key, leases = KEYS[2 * i], gone = {}, f = nil, dirty = false, grown = false }
     states[key] = S
     order[#order + 1] = S
   end
@@ -40,7 +40,10 @@ for i = 1, #KEYS / 2 do
       f.u = f.u + ms
     end
     local grown = expiry(f.x, f.v)
-    if grown then f.x = grown end
+    if grown then
+      f.x = grown
+      S.grown = true
+    end
     S.dirty = true
   end
 end
@@ -49,8 +52,13 @@ for _, S in ipairs(order) do
   redis.call('ZREM', S.leases, unpack(S.gone))
   if S.dirty then
     local f = S.f
-    redis.call('HSET', S.key, 'u', f.u, 'v', f.v, 'x', f.x)
-    redis.call('PEXPIREAT', S.key, f.x)
+    -- The expiry moves only when the budget window outlives it (about once a minute).
+    if S.grown then
+      redis.call('HSET', S.key, 'u', f.u, 'v', f.v, 'x', f.x)
+      redis.call('PEXPIREAT', S.key, f.x)
+    else
+      redis.call('HSET', S.key, 'u', f.u, 'v', f.v)
+    end
   end
 end
 return 1
