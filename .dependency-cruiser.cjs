@@ -8,7 +8,7 @@
  *            worker protocol (the names `#tool-kit` and `#worker-protocol` point there), paths
  *   base     the error table, the run's answer block, settings, API keys and tiers, the
  *            registry of tools, the HTTP edge's helpers (callerOf, sendError)
- *   engine   the limits, the pool, the metrics and the run facade over them
+ *   engine   the limits, the pool, the result cache, the metrics and the run facade over them
  *   content  what is derived from the tools and the facade: the generated docs, the
  *            catalogue (with the route declarations the OpenAPI document describes), the
  *            tool pages, MCP
@@ -30,7 +30,10 @@ const LAYERS = [
       'src/http/',
     ],
   ],
-  ['engine', ['src/limits/', 'src/pool/', 'src/fast-metrics.ts', 'src/metrics.ts', 'src/run/']],
+  [
+    'engine',
+    ['src/limits/', 'src/pool/', 'src/cache/', 'src/fast-metrics.ts', 'src/metrics.ts', 'src/run/'],
+  ],
   ['content', ['src/docs/', 'src/catalogue/', 'src/pages/', 'src/mcp/']],
   ['routes', ['src/routes/']],
   ['plugins', ['src/plugins/']],

@@ -161,6 +161,12 @@ export async function buildApp(options: BuildOptions = {}) {
     policies,
     validators: compileValidators(tools),
     runtimeEnabled: config.runtimeEnabled,
+    cache: {
+      shared: env.CACHE_SHARED,
+      prefix: env.REDIS_PREFIX,
+      maxEntryBytes: env.CACHE_MAX_ENTRY_BYTES,
+      memoryBytes: env.CACHE_MEMORY_BYTES,
+    },
   });
   await app.register(cataloguePlugin, {
     baseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`,

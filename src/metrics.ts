@@ -38,6 +38,9 @@ export class HubMetrics {
   private readonly rateLimited: FastCounter;
   private readonly tierRuns: FastCounter;
   private readonly httpSeconds: FastHistogram;
+  private readonly cacheHits: FastCounter;
+  private readonly cacheMisses: FastCounter;
+  private readonly cacheStores: FastCounter;
   readonly workerRestarts: Counter;
   readonly batchRuns: Histogram;
   readonly limiterFallbacks: Counter<'reason'>;
@@ -48,6 +51,8 @@ export class HubMetrics {
     storeMode: string;
     /** Leases this instance holds on clients' slots in Redis, by tool, and releases waiting for Redis. */
     leases?: () => { held: ReadonlyMap<string, number>; unreleased: number };
+    /** What the result cache's in-process layer holds. */
+    cacheMemory?: () => { entries: number; bytes: number };
   }) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
@@ -110,6 +115,24 @@ export class HubMetrics {
       ['tier', 'outcome'],
       this.registry,
     );
+    this.cacheHits = new FastCounter(
+      'toolhub_result_cache_hits_total',
+      'Answers from the result cache by tool and layer (memory: this instance; shared: Redis; etag: 304 on If-None-Match)',
+      ['tool', 'layer'],
+      this.registry,
+    );
+    this.cacheMisses = new FastCounter(
+      'toolhub_result_cache_misses_total',
+      'Result cache lookups that found nothing, by tool (tools with cacheTtlSec > 0 only)',
+      ['tool'],
+      this.registry,
+    );
+    this.cacheStores = new FastCounter(
+      'toolhub_result_cache_stores_total',
+      'Results stored in the result cache, by tool',
+      ['tool'],
+      this.registry,
+    );
     const gauge = (name: string, help: string, read: () => number) =>
       new Gauge({
         name,
@@ -153,6 +176,14 @@ export class HubMetrics {
       `1 while the limiter store (${opts.storeMode}) is unreachable and the in-process insurance counts`,
       opts.storeDegraded,
     );
+    const cacheMemory = opts.cacheMemory;
+    if (cacheMemory) {
+      gauge(
+        'toolhub_result_cache_memory_bytes',
+        "Bytes held by the result cache's in-process layer (bounded by CACHE_MEMORY_BYTES)",
+        () => cacheMemory().bytes,
+      );
+    }
     const leases = opts.leases;
     if (leases) {
       new Gauge({
@@ -180,6 +211,18 @@ export class HubMetrics {
       this.runSeconds.observe(run.durationMs / 1000, run.tool);
     if (run.queuedMs !== undefined) this.queueSeconds.observe(run.queuedMs / 1000, run.tool);
     if (run.outcome === 'RATE_LIMITED') this.rateLimited.inc(run.tool);
+  }
+
+  recordCacheHit(tool: string, layer: 'memory' | 'shared' | 'etag'): void {
+    this.cacheHits.inc(tool, layer);
+  }
+
+  recordCacheMiss(tool: string): void {
+    this.cacheMisses.inc(tool);
+  }
+
+  recordCacheStore(tool: string): void {
+    this.cacheStores.inc(tool);
   }
 
   recordHttp(method: string, route: string, status: number, seconds: number): void {

@@ -18,6 +18,8 @@ export const projectRoot = basename(codeRoot) === 'dist' ? dirname(codeRoot) : c
 
 /** The built-in tools' code (tools/ or dist/tools/). */
 export const toolsDir = join(codeRoot, 'tools');
+/** The tool kit every tool imports as `#tool-kit` (src/tool-kit/ or dist/src/tool-kit/). */
+export const toolKitDir = join(codeRoot, 'src', 'tool-kit');
 /** The guides every tool shares, served as /skills/common/<name>.md. */
 export const commonSkillsDir = join(projectRoot, 'skills', 'common');
 

@@ -27,7 +27,7 @@ export default {
   modes: ['default'], modeField: 'mode', fields: { a: 'text', b: null, c: null },
   input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
   semanticFields: { text: 'input text', mode: 'mode' }, output: { type: 'object', additionalProperties: true },
-  endpoints: [{ path: '/api/fx-boot-gate/', methods: ['POST'], summary: 'echo' }], faqs: [], howTo: [], relatedTools: [],
+  endpoints: [{ path: '/api/fx-boot-gate/', methods: ['POST'], summary: 'echo' }], faqs: [], howTo: [], relatedTools: [], deterministic: true,
 };
 `;
 

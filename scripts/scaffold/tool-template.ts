@@ -89,6 +89,8 @@ export default defineTool({
     },
   ],
   relatedTools: [],
+  // The result is a function of the mode and input alone: cacheable, with an ETag.
+  deterministic: true,
 });
 `;
 }

@@ -25,6 +25,16 @@ export const HEADERS = {
     description: 'The request id (yours if well-formed, else generated)',
     schema: { type: 'string' },
   },
+  ETag: {
+    description:
+      'Strong validator of the result, on every success of a deterministic tool (docs/api.md, "Result cache and ETags"); send it back in If-None-Match',
+    schema: { type: 'string' },
+  },
+  'Cache-Status': {
+    description:
+      'RFC 9211: what the result cache did, e.g. `toolhub; hit; ttl=42; detail=shared`, `toolhub; fwd=miss; stored`, `toolhub; fwd=bypass; detail=off`',
+    schema: { type: 'string' },
+  },
 };
 
 export const RATE_HEADERS = {
@@ -34,6 +44,26 @@ export const RATE_HEADERS = {
   'X-RateLimit-Remaining': hdr('X-RateLimit-Remaining'),
   'X-RateLimit-Reset': hdr('X-RateLimit-Reset'),
   'x-request-id': hdr('x-request-id'),
+};
+
+/** The headers of a run's success and of its 304: the rate headers, the ETag and Cache-Status. */
+export const RUN_HEADERS = { ...RATE_HEADERS, ETag: hdr('ETag'), 'Cache-Status': hdr('Cache-Status') };
+
+/** The request header that makes a run conditional (docs/api.md, "Result cache and ETags"). */
+export const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description:
+    'ETags of results you hold: when one is the current ETag the answer is 304 with no body and nothing runs (GET and POST alike); it still counts toward the rate limit',
+  schema: { type: 'string' },
+} as const;
+
+/** A run's 304: the caller's copy is current. */
+export const NOT_MODIFIED = {
+  description:
+    'Not Modified: If-None-Match named the current ETag; nothing ran (counted toward the rate limit)',
+  headers: RUN_HEADERS,
 };
 
 /** One reusable response per status of the error table, listing the codes behind it. */
@@ -68,7 +98,8 @@ export const ERROR_STATUSES = [
 /** The answers of a run: `success` (a schema name) on 200, every status of the error table otherwise. */
 export function runResponses(success: string, description = 'The run succeeded'): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    200: { description, headers: RATE_HEADERS, content: { 'application/json': { schema: ref(success) } } },
+    200: { description, headers: RUN_HEADERS, content: { 'application/json': { schema: ref(success) } } },
+    304: NOT_MODIFIED,
   };
   for (const s of ERROR_STATUSES) out[s] = { $ref: `#/components/responses/Error${s}` };
   return out;

@@ -29,7 +29,7 @@ export function routePaths(docs: RouteDoc[], named: Map<object, string>): Record
       operationId: doc.operationId,
       summary: doc.summary,
       description: doc.description,
-      ...(doc.params || doc.query
+      ...(doc.params || doc.query || doc.requestHeaders
         ? {
             parameters: [
               ...(doc.params ?? []).map((p) => ({
@@ -40,6 +40,7 @@ export function routePaths(docs: RouteDoc[], named: Map<object, string>): Record
                 schema: { type: 'string' },
               })),
               ...(doc.query ?? []).map((q) => ({ ...q, in: 'query' })),
+              ...(doc.requestHeaders ?? []),
             ],
           }
         : {}),

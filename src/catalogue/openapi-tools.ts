@@ -1,5 +1,5 @@
 import type { ToolDefinition, ToolEndpoint } from '../shared/tool-def.js';
-import { ref, runResponses } from './openapi-responses.js';
+import { IF_NONE_MATCH, ref, runResponses } from './openapi-responses.js';
 
 /**
  * The tools' part of the OpenAPI document, from the tool modules alone: each endpoint's
@@ -99,15 +99,15 @@ export function dedicatedPath(def: ToolDefinition, ep: ToolEndpoint): Record<str
     ops.get = {
       ...base,
       operationId: `${id}Get`,
-      parameters: Object.entries(schema.properties as Record<string, Record<string, unknown>>).map(
-        ([field, prop]) => ({
+      parameters: Object.entries(schema.properties as Record<string, Record<string, unknown>>)
+        .map(([field, prop]) => ({
           name: field,
           in: 'query',
           required: required.has(field),
           description: `${(prop.description as string | undefined) ?? field}. Structured values as JSON text.`,
           schema: querySchema(prop),
-        }),
-      ),
+        }))
+        .concat([IF_NONE_MATCH as never]),
       responses: runResponses(successName(def)),
     };
   }
@@ -115,6 +115,7 @@ export function dedicatedPath(def: ToolDefinition, ep: ToolEndpoint): Record<str
     ops.post = {
       ...base,
       operationId: `${id}Post`,
+      parameters: [IF_NONE_MATCH],
       requestBody: { $ref: `#/components/requestBodies/${inputName(def, ep)}` },
       responses: runResponses(successName(def)),
     };

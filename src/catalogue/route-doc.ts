@@ -55,6 +55,8 @@ export interface RouteDoc {
   tag: 'runtime' | 'catalogue' | 'operations' | 'mcp';
   params?: ParamDoc[];
   query?: QueryDoc[];
+  /** Request headers worth naming (If-None-Match on the run routes), as OpenAPI header parameters. */
+  requestHeaders?: readonly object[];
   /** The request body, where the route takes one (JSON). */
   body?: { description: string; schema: object };
   answers: Record<number, AnswerDoc>;

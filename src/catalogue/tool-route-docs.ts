@@ -1,6 +1,6 @@
 import { RUNTIME_SCHEMAS } from '../run/runtime-input.js';
 import { RUNTIME_PATH } from './descriptor.js';
-import { ERROR_STATUSES, RATE_HEADERS, ref } from './openapi-responses.js';
+import { ERROR_STATUSES, IF_NONE_MATCH, NOT_MODIFIED, RUN_HEADERS, ref } from './openapi-responses.js';
 import type { AnswerDoc, QueryDoc, RouteDoc } from './route-doc.js';
 
 /** The batch endpoint (docs/api.md, "Batch runs"). */
@@ -25,8 +25,9 @@ export function runtimeRouteDocs(toolIds: readonly string[]): { get: RouteDoc; p
       description: "The run succeeded: the tool's success answer",
       schema: ref('ToolRunSuccessByTool'),
       prebuilt: true,
-      headers: RATE_HEADERS,
+      headers: RUN_HEADERS,
     },
+    304: NOT_MODIFIED,
     ...errors(ERROR_STATUSES),
   } satisfies Record<number, AnswerDoc>;
   return {
@@ -37,6 +38,7 @@ export function runtimeRouteDocs(toolIds: readonly string[]): { get: RouteDoc; p
       summary: 'Run a tool by toolId (query parameters)',
       description: "a, b and c are the tool's fields in its order (docs/api.md, dedicated endpoints table).",
       tag: 'runtime',
+      requestHeaders: [IF_NONE_MATCH],
       query: [
         q('toolId', true, 'The tool to run', { enum: [...toolIds] }),
         q('a', false, "The tool's main input (required by every tool's runtime contract)"),
@@ -54,11 +56,18 @@ export function runtimeRouteDocs(toolIds: readonly string[]): { get: RouteDoc; p
       summary: 'Run a tool by toolId (nested or flat JSON body)',
       description: "a, b and c are the tool's fields in its order; numbers are taken as their text.",
       tag: 'runtime',
+      requestHeaders: [IF_NONE_MATCH],
       body: { description: 'A generic runtime body, nested or flat', schema: runBody },
       answers,
     },
   };
 }
+
+const BATCH_IF_NONE_MATCH = {
+  ...IF_NONE_MATCH,
+  description:
+    "The batch's ETag (given on a 200 whose every run succeeded with one): 304 when it is current and every run is admitted, nothing runs; a refusal of any run answers as that run's error",
+};
 
 /** `POST /api/tools/batch/`: up to `maxRuns` runs in one request, each answered as it alone would be. */
 export function batchRouteDoc(maxRuns: number): RouteDoc {
@@ -70,9 +79,20 @@ export function batchRouteDoc(maxRuns: number): RouteDoc {
     description:
       'Each run is answered as it alone would have been, in request order, with its own runtime and rateLimit (docs/api.md, "Batch runs").',
     tag: 'runtime',
+    requestHeaders: [BATCH_IF_NONE_MATCH],
     body: { description: 'The runs, and a source for those that do not say', schema: ref('BatchRequest') },
     answers: {
-      200: { description: 'Every run answered', schema: ref('BatchAnswer'), prebuilt: true },
+      200: {
+        description: 'Every run answered; an ETag when every run succeeded with one',
+        schema: ref('BatchAnswer'),
+        prebuilt: true,
+        headers: { ETag: RUN_HEADERS.ETag },
+      },
+      304: {
+        description:
+          'Not Modified: If-None-Match named the batch ETag and every run was admitted; nothing ran',
+        headers: { ETag: RUN_HEADERS.ETag, 'Cache-Status': RUN_HEADERS['Cache-Status'] },
+      },
       ...errors([400, 401, 413, 415, 429, 503]),
     },
   };

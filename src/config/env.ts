@@ -41,6 +41,9 @@ export const ENV_SCHEMA = {
     'MAX_CONNECTIONS',
     'REFUSAL_LIMIT',
     'BATCH_MAX_RUNS',
+    'CACHE_SHARED',
+    'CACHE_MAX_ENTRY_BYTES',
+    'CACHE_MEMORY_BYTES',
     'MCP_ALLOWED_HOSTS',
     'MCP_MESSAGE_LIMIT',
     'MCP_BATCH_MAX_MESSAGES',
@@ -271,6 +274,27 @@ export const ENV_SCHEMA = {
       maximum: 1000,
       default: 20,
       description: 'Most runs in one POST /api/tools/batch/',
+    },
+    CACHE_SHARED: {
+      type: 'boolean',
+      default: true,
+      description:
+        'With Redis: share cached results between instances through it; false: each instance caches in its own memory only',
+    },
+    CACHE_MAX_ENTRY_BYTES: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 268435456,
+      default: 262144,
+      description:
+        'Largest result (UTF-8 bytes) the result cache stores; larger results are computed each time',
+    },
+    CACHE_MEMORY_BYTES: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 17179869184,
+      default: 33554432,
+      description: "Bound of the result cache's in-process layer (least recently used out first); 0: none",
     },
     MCP_ALLOWED_HOSTS: {
       type: 'string',

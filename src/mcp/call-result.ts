@@ -1,4 +1,4 @@
-import type { RunResult } from '../run/run-types.js';
+import type { RunResult, RunSuccess } from '../run/run-types.js';
 
 /** MCP's CallToolResult, as far as the hub fills it. */
 export interface CallResult {
@@ -12,7 +12,8 @@ export interface CallResult {
 /**
  * A run's result as an MCP tool result (docs/api.md, "MCP for agents"). Success: the
  * result as `structuredContent` plus the same JSON as a text block, the `runtime` block in
- * `_meta`. A refusal is a result too, with `isError: true` (so the model can correct
+ * `_meta`, with `_meta.cache`: what the result cache did and the result's ETag, the same as
+ * HTTP's Cache-Status and ETag (docs/api.md, "Result cache and ETags"). A refusal is a result too, with `isError: true` (so the model can correct
  * itself), never a protocol error, and without `structuredContent`: clients validate
  * `structuredContent` against the tool's `outputSchema` whenever it is present (the 1.x
  * SDK throws -32602 on an error object there), so the ToolRunError (`errorCode`, `error`,
@@ -26,7 +27,7 @@ export function toCallResult(result: RunResult): CallResult {
     return {
       content: [{ type: 'text', text: result.resultJson }],
       structuredContent,
-      _meta: { runtime: result.meta },
+      _meta: { runtime: result.meta, cache: cacheMeta(result) },
     };
   }
   const e = result.error;
@@ -40,6 +41,11 @@ export function toCallResult(result: RunResult): CallResult {
     isError: true,
     _meta: e.runtime ? { error: body, runtime: e.runtime } : { error: body },
   };
+}
+
+/** `_meta.cache` of a success: the cache outcome and, for a deterministic run, its ETag. */
+export function cacheMeta(result: RunSuccess): Record<string, unknown> {
+  return result.etag ? { ...result.cache, etag: result.etag } : { ...result.cache };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -4,7 +4,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
 import type { RunResult } from '../run/run-types.js';
-import { toCallResult } from './call-result.js';
+import { cacheMeta, toCallResult } from './call-result.js';
 import { type McpCaller, type McpParts, readResult, runCall, serverIdentity } from './server.js';
 
 /** What the /mcp route knows of a POST: its headers and its parsed body. */
@@ -114,7 +114,8 @@ function callJson(result: RunResult): string {
     return JSON.stringify({ _meta: _meta ?? {}, ...rest });
   }
   const text = JSON.stringify(result.resultJson);
-  return `{"_meta":{"runtime":${JSON.stringify(result.meta)}},"content":[{"type":"text","text":${text}}],"structuredContent":${result.resultJson}}`;
+  const meta = `"runtime":${JSON.stringify(result.meta)},"cache":${JSON.stringify(cacheMeta(result))}`;
+  return `{"_meta":{${meta}},"content":[{"type":"text","text":${text}}],"structuredContent":${result.resultJson}}`;
 }
 
 function routeOf(request: DirectRequest): Route | null {

@@ -17,6 +17,8 @@ export default fp(
       pool: () => app.pool.stats(),
       storeDegraded: () => (app.limits.redis?.degraded ? 1 : 0),
       storeMode: app.limits.redis ? 'redis' : 'memory',
+      // Read at scrape time: the facade and its cache are built after this plugin (src/plugins/hub.ts).
+      cacheMemory: () => app.hub.cacheMemory,
       // Every tool, 0 included: a gauge reads better as zeros than as absent series.
       ...(app.limits.redis
         ? {

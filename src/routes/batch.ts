@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { type CacheOutcome, cacheStatusHeader } from '../cache/cache-status.js';
+import { batchEtagOf, matchesEtag } from '../cache/content-key.js';
 import { routeSchema } from '../catalogue/route-doc.js';
 import { batchRouteDoc } from '../catalogue/tool-route-docs.js';
 import { errorJson, HubError } from '../errors.js';
 import { callerOf } from '../http/caller.js';
 import { JUNK_ERROR_CODES } from '../http/refusals.js';
+import { sendError } from '../http/send-error.js';
 import { fromGeneric } from '../run/input.js';
 import type { RunResult } from '../run/run-types.js';
 import { readRuntimeCall } from '../run/runtime-input.js';
@@ -26,17 +29,10 @@ export default async function batchRoutes(app: FastifyInstance, opts: { maxRuns:
     const junk = (code: string) => {
       if (JUNK_ERROR_CODES.has(code)) app.refusals.count(request.ip);
     };
-    const results = await Promise.all(
-      runs.map(async (item, i) => {
-        let call: ReturnType<typeof readRuntimeCall>;
-        try {
-          call = readRuntimeCall(withSource(item, source), 'body');
-        } catch (err) {
-          if (!(err instanceof HubError)) throw err;
-          junk(err.code);
-          return errorJson(err);
-        }
-        const result = await app.hub.run({
+    const prepared = runs.map((item, i) => {
+      try {
+        const call = readRuntimeCall(withSource(item, source), 'body');
+        return app.hub.prepare({
           toolId: call.toolId,
           surface: 'batch',
           source: call.source,
@@ -45,16 +41,40 @@ export default async function batchRoutes(app: FastifyInstance, opts: { maxRuns:
           requestId: `${request.id}:${i}`,
           log: request.log,
         });
+      } catch (err) {
+        if (!(err instanceof HubError)) throw err;
+        return { ok: false as const, error: err };
+      }
+    });
+    // The batch's ETag when every run has one: If-None-Match naming it answers 304, nothing runs.
+    const etags = prepared.map((p) => (p.ok ? p.run.address?.etag : undefined));
+    const etag = etags.every((e) => e !== undefined) ? batchEtagOf(etags as string[]) : undefined;
+    const validated = etag !== undefined && matchesEtag(request.headers['if-none-match'], etag);
+    const answers = await Promise.all(
+      prepared.map(async (p) => {
+        const result = p.ok ? await app.hub.execute(p.run, validated) : p;
         if (!result.ok) junk(result.error.code);
-        const json = itemJson(result);
-        // Held until the last run ends: charged to the request's memory reservation.
-        request.memory?.hold(json.length);
-        return json;
+        return result;
       }),
     );
+    if (validated) {
+      // A conditional batch is one answer: 304 when every run was admitted, else the first refusal.
+      const refused = answers.find((a) => !a.ok);
+      if (refused && !refused.ok) return sendError(reply, refused.error);
+      return reply.code(304).header('ETag', etag).header('Cache-Status', cacheStatusHeader(VALIDATED)).send();
+    }
+    const results = answers.map((result) => {
+      const json = itemJson(result);
+      // Held until the last run ends: charged to the request's memory reservation.
+      request.memory?.hold(json.length);
+      return json;
+    });
+    if (etag !== undefined && answers.every((a) => a.ok)) reply.header('ETag', etag);
     return reply.type('application/json; charset=utf-8').send(`{"ok":true,"results":[${results.join(',')}]}`);
   });
 }
+
+const VALIDATED: CacheOutcome = { status: 'hit', layer: 'etag' };
 
 /** One batch answer item: the run's own answer body, with its rate-limit block. */
 function itemJson(result: RunResult): string {

@@ -30,6 +30,7 @@ export default async function dedicatedRoutes(app: FastifyInstance): Promise<voi
               ...callerOf(request),
               requestId: request.id,
               log: request.log,
+              ifNoneMatch: request.headers['if-none-match'],
             });
             return sendRun(reply, result);
           },

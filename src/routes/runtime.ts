@@ -18,6 +18,7 @@ export default async function runtimeRoutes(app: FastifyInstance): Promise<void>
       ...callerOf(request),
       requestId: request.id,
       log: request.log,
+      ifNoneMatch: request.headers['if-none-match'],
     });
     return sendRun(reply, result);
   };

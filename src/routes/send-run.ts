@@ -1,15 +1,23 @@
 import type { FastifyReply } from 'fastify';
+import { cacheStatusHeader } from '../cache/cache-status.js';
 import { sendError } from '../http/send-error.js';
-import type { RunResult } from '../run/run-types.js';
+import type { RunResult, RunSuccess } from '../run/run-types.js';
 
-/** A run's result as an HTTP answer: the ToolRunSuccess body and rate headers, or the ToolRunError. */
+/**
+ * A run's result as an HTTP answer: the ToolRunSuccess body with the rate headers, its
+ * ETag and Cache-Status (docs/api.md, "Result cache and ETags"), or 304 with the same
+ * headers and no body when the caller's If-None-Match named the ETag; or the ToolRunError.
+ */
 export function sendRun(reply: FastifyReply, result: RunResult): FastifyReply {
   if (!result.ok) return sendError(reply, result.error);
   reply.request.toolId = result.toolId;
-  return reply.headers(result.rate.headers).type('application/json; charset=utf-8').send(successJson(result));
+  reply.headers(result.rate.headers).header('Cache-Status', cacheStatusHeader(result.cache));
+  if (result.etag) reply.header('ETag', result.etag);
+  if (result.notModified) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(successJson(result));
 }
 
 /** `{"ok":true,"result":…,"runtime":…}` with the result as the worker serialised it. */
-export function successJson(result: Extract<RunResult, { ok: true }>): string {
+export function successJson(result: RunSuccess): string {
   return `{"ok":true,"result":${result.resultJson},"runtime":${JSON.stringify(result.meta)}}`;
 }

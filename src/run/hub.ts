@@ -1,20 +1,22 @@
 import type { ValidateFunction } from 'ajv';
 import { TierPolicies } from '../auth/tiers.js';
+import { matchesEtag } from '../cache/content-key.js';
+import type { RunAddress, RunCache } from '../cache/run-cache.js';
 import type { ToolPolicy } from '../config/policy.js';
 import { HubError } from '../errors.js';
 import type { Reservation } from '../http/memory-budget.js';
-import type { Limits } from '../limits/limits.js';
+import type { Lease, Limits } from '../limits/limits.js';
 import { type RateReport, rateReport } from '../limits/rate-report.js';
-import type { HubMetrics, RunRecord } from '../metrics.js';
+import type { HubMetrics } from '../metrics.js';
 import type { RunOutcome } from '../pool/outcome.js';
 import type { ToolPool } from '../pool/pool.js';
 import type { RegisteredTool } from '../registry.js';
 import type { RunMeta, Surface } from '../run-meta.js';
 import { quote } from '../shared/quote.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
-import { inputBytes, validateInput } from './input.js';
-import { ResultCache } from './result-cache.js';
+import { inputBytes, type ResolvedInput, validateInput } from './input.js';
 import type { RunMemory } from './run-memory.js';
+import { logFailure, roundMs, runRecord, toRunError } from './run-report.js';
 import type { RunCall, RunResult } from './run-types.js';
 
 export interface HubParts {
@@ -25,18 +27,34 @@ export interface HubParts {
   limits: Limits;
   pool: ToolPool;
   metrics: HubMetrics;
+  /** The result cache and the tools' content addresses (src/cache/run-cache.ts). */
+  cache: RunCache;
   /** Runs reserve their working memory here before the pool (src/run/run-memory.ts); null: off. */
   runMemory?: RunMemory | null;
 }
 
+/** A run checked and addressed but not yet admitted: what prepare() hands to execute(). */
+export interface PreparedRun {
+  call: RunCall;
+  def: ToolDefinition;
+  policy: ToolPolicy;
+  resolved: ResolvedInput;
+  bytes: number;
+  meta: RunMeta;
+  /** Its content key and ETag; null when the tool is not deterministic for this input. */
+  address: RunAddress | null;
+}
+
+export type Prepared = { ok: true; run: PreparedRun } | { ok: false; error: HubError };
+
 /**
  * The one entry for a run, behind every surface (generic runtime, dedicated endpoints,
- * MCP, batch): switches → input size → input schema → limits (src/limits/limits.ts) →
- * pool. It never throws for a refusal: the caller gets a typed RunResult and only
- * translates it (an HTTP body, an MCP result, a batch item).
+ * MCP, batch): switches → input size → input schema → content address (prepare), then the
+ * result cache → limits (src/limits/limits.ts) → pool (execute). It never throws for a
+ * refusal: the caller gets a typed RunResult and only translates it (an HTTP body, an MCP
+ * result, a batch item).
  */
 export class Hub {
-  private readonly cache = new ResultCache();
   private readonly tierPolicies: TierPolicies;
 
   constructor(private readonly parts: HubParts) {
@@ -47,11 +65,23 @@ export class Hub {
     return this.parts.tools;
   }
 
+  /** What the result cache's in-process layer holds (the metrics). */
+  get cacheMemory(): { entries: number; bytes: number } {
+    return this.parts.cache.memoryStats;
+  }
+
   async run(call: RunCall): Promise<RunResult> {
-    const { tools, metrics } = this.parts;
-    const tool = tools.get(call.toolId);
+    const prepared = this.prepare(call);
+    if (!prepared.ok) return prepared;
+    const { address } = prepared.run;
+    return this.execute(prepared.run, address !== null && matchesEtag(call.ifNoneMatch, address.etag));
+  }
+
+  /** Everything a run is checked for before it costs anything (the batch's If-None-Match reads the addresses). */
+  prepare(call: RunCall): Prepared {
+    const tool = this.parts.tools.get(call.toolId);
     if (!tool) {
-      const known = [...tools.keys()].join(', ');
+      const known = [...this.parts.tools.keys()].join(', ');
       return {
         ok: false,
         error: new HubError('INVALID_INPUT', `unknown toolId ${quote(call.toolId)}; known: ${known}`),
@@ -68,7 +98,6 @@ export class Hub {
       durationMs: 0,
       queuedMs: 0,
     };
-    let rate: RateReport | undefined;
     try {
       this.checkSwitches(def, policy, call.surface);
       const resolved = call.resolve(def);
@@ -81,11 +110,29 @@ export class Hub {
         );
       }
       validateInput(def, this.parts.validators.get(def.id)!, resolved);
+      const address = this.parts.cache.addressOf(def, resolved.mode, resolved.input);
+      return { ok: true, run: { call, def, policy, resolved, bytes, meta, address } };
+    } catch (err) {
+      return this.fail(call, def.id, meta, undefined, err);
+    }
+  }
 
-      const cacheKey = policy.cacheTtlSec > 0 ? ResultCache.key(def.id, resolved.mode, resolved.input) : null;
-      const cached = cacheKey === null ? undefined : this.cache.get(cacheKey);
+  /**
+   * Admits and answers a prepared run. `validated`: the caller holds the current result
+   * (If-None-Match named its ETag), so the answer is 304 and nothing runs. A hit, like a 304,
+   * counts toward the rate limit but takes no slot and no budget (docs/api.md).
+   */
+  async execute(p: PreparedRun, validated = false): Promise<RunResult> {
+    const { call, def, policy, meta, address } = p;
+    const { cache, metrics } = this.parts;
+    let rate: RateReport | undefined;
+    try {
+      const hit =
+        validated || address === null || policy.cacheTtlSec <= 0
+          ? undefined
+          : await cache.lookup(def.id, address.key);
       const check = await this.parts.limits.check(def.id, call.client, policy, {
-        cached: cached !== undefined,
+        cached: validated || hit !== undefined,
         tier: call.tier?.name ?? '',
       });
       rate = rateReport(def.id, policy, check.rate, check.ok ? 0 : check.refusal.retryAfterSec);
@@ -93,64 +140,76 @@ export class Hub {
         const { code, message, retryAfterSec } = check.refusal;
         throw new HubError(code, message, { headers: { ...rate.headers, 'Retry-After': retryAfterSec } });
       }
-      if (cached !== undefined) {
+      const etag = address ? { etag: address.etag } : {};
+      if (validated || hit) {
+        metrics.recordRun(runRecord(call, def.id, 'ok'));
+        if (validated) {
+          const outcome = cache.validated(def.id);
+          return {
+            ok: true,
+            toolId: def.id,
+            resultJson: '',
+            meta,
+            rate,
+            cache: outcome,
+            ...etag,
+            notModified: true,
+          };
+        }
         meta.cached = true;
-        metrics.recordRun(this.record(call, def.id, 'ok'));
-        return { ok: true, toolId: def.id, resultJson: cached, meta, rate };
+        const outcome = { status: 'hit', layer: hit!.layer, ttlSec: hit!.ttlSec } as const;
+        return { ok: true, toolId: def.id, resultJson: hit!.json, meta, rate, cache: outcome, ...etag };
       }
-      const lease = check.lease!;
-      let outcome: RunOutcome | undefined;
-      let memory: Reservation | undefined;
-      try {
-        if (this.parts.runMemory) memory = await this.parts.runMemory.take(call.client, bytes, rate.headers);
-        outcome = await this.parts.pool.run({
-          toolId: def.id,
-          mode: resolved.mode,
-          input: resolved.input,
-          timeoutMs: policy.timeoutMs,
-          bytes,
-        });
-      } finally {
-        memory?.release();
-        await this.parts.limits.release(lease, outcome?.durationMs ?? 0);
+      const outcome = await this.runOnPool(p, check.lease!, rate);
+      meta.durationMs = roundMs(outcome.durationMs);
+      meta.queuedMs = roundMs(outcome.queuedMs);
+      const result = outcome.ok ? 'ok' : outcome.code;
+      metrics.recordRun(runRecord(call, def.id, result, outcome.durationMs, outcome.queuedMs));
+      if (!outcome.ok) {
+        logFailure(call, outcome, policy);
+        return { ok: false, error: toRunError(outcome, meta, rate) };
       }
-      meta.durationMs = round(outcome.durationMs);
-      meta.queuedMs = round(outcome.queuedMs);
-      metrics.recordRun(
-        this.record(call, def.id, outcome.ok ? 'ok' : outcome.code, outcome.durationMs, outcome.queuedMs),
-      );
-      if (outcome.ok) {
-        if (cacheKey !== null) this.cache.set(cacheKey, outcome.json, policy.cacheTtlSec);
-        return { ok: true, toolId: def.id, resultJson: outcome.json, meta, rate };
-      }
-      this.logFailure(call, outcome, policy);
-      return { ok: false, error: toRunError(outcome, meta, rate) };
+      const kept = cache.keep(def.id, address, outcome.json, policy.cacheTtlSec);
+      return { ok: true, toolId: def.id, resultJson: outcome.json, meta, rate, cache: kept, ...etag };
     } catch (err) {
-      if (!(err instanceof HubError)) throw err;
-      err.runtime ??= meta;
-      if (rate) err.rateLimit ??= rate.info;
-      metrics.recordRun(this.record(call, def.id, err.code));
-      return { ok: false, error: err };
+      return this.fail(call, def.id, meta, rate, err);
     }
   }
 
-  /** The run for the metrics, written out (a spread of labels is a slow generic copy per run). */
-  private record(
+  /** The run on the pool, its memory reserved first; the lease given back whatever happens. */
+  private async runOnPool(p: PreparedRun, lease: Lease, rate: RateReport): Promise<RunOutcome> {
+    let outcome: RunOutcome | undefined;
+    let memory: Reservation | undefined;
+    try {
+      if (this.parts.runMemory)
+        memory = await this.parts.runMemory.take(p.call.client, p.bytes, rate.headers);
+      outcome = await this.parts.pool.run({
+        toolId: p.def.id,
+        mode: p.resolved.mode,
+        input: p.resolved.input,
+        timeoutMs: p.policy.timeoutMs,
+        bytes: p.bytes,
+      });
+      return outcome;
+    } finally {
+      memory?.release();
+      await this.parts.limits.release(lease, outcome?.durationMs ?? 0);
+    }
+  }
+
+  /** A refusal as the run's answer: its meta and rate report attached, counted in the metrics. */
+  private fail(
     call: RunCall,
-    tool: string,
-    outcome: string,
-    durationMs?: number,
-    queuedMs?: number,
-  ): RunRecord {
-    return {
-      tool,
-      surface: call.surface,
-      source: call.source,
-      outcome,
-      tier: call.tier?.name ?? 'none',
-      durationMs,
-      queuedMs,
-    };
+    toolId: string,
+    meta: RunMeta,
+    rate: RateReport | undefined,
+    err: unknown,
+  ): { ok: false; error: HubError } {
+    if (!(err instanceof HubError)) throw err;
+    err.runtime ??= meta;
+    if (rate) err.rateLimit ??= rate.info;
+    this.parts.metrics.recordRun(runRecord(call, toolId, err.code));
+    return { ok: false, error: err };
   }
 
   private checkSwitches(def: ToolDefinition, policy: ToolPolicy, surface: Surface): void {
@@ -164,34 +223,4 @@ export class Hub {
       throw new HubError('TOOL_WRONG_SURFACE', `${def.id} is not callable on /api/tools/run/; use ${paths}`);
     }
   }
-
-  private logFailure(call: RunCall, outcome: Extract<RunOutcome, { ok: false }>, policy: ToolPolicy): void {
-    if (outcome.detail) call.log.error({ toolId: call.toolId, detail: outcome.detail }, 'tool run failed');
-    if (outcome.code === 'TIMEOUT') {
-      call.log.warn(
-        { toolId: call.toolId, client: call.client, timeoutMs: policy.timeoutMs },
-        'run passed its deadline; its worker was terminated',
-      );
-    }
-  }
-}
-
-/** A failed run's outcome → the HubError its answer is, with the run's meta and rate report. */
-export function toRunError(
-  outcome: Extract<RunOutcome, { ok: false }>,
-  meta: RunMeta,
-  rate: RateReport,
-): HubError {
-  const headers: Record<string, string | number> = { ...rate.headers };
-  if (outcome.code === 'CONCURRENCY_LIMIT') headers['Retry-After'] = 1;
-  return new HubError(outcome.code, outcome.message, {
-    ...(outcome.status ? { status: outcome.status } : {}),
-    headers,
-    runtime: meta,
-    rateLimit: rate.info,
-  });
-}
-
-function round(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
 }

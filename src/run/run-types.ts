@@ -1,4 +1,5 @@
 import type { Tier } from '../auth/tiers.js';
+import type { CacheOutcome } from '../cache/cache-status.js';
 import type { HubError } from '../errors.js';
 import type { RateReport } from '../limits/rate-report.js';
 import type { RunMeta, Source, Surface } from '../run-meta.js';
@@ -24,6 +25,8 @@ export interface RunCall {
   tier?: Tier;
   requestId: string;
   log: RunLog;
+  /** HTTP If-None-Match: a current ETag answers 304 without a run (docs/api.md, "Result cache and ETags"). */
+  ifNoneMatch?: string | string[] | undefined;
 }
 
 /**
@@ -31,6 +34,19 @@ export interface RunCall {
  * (already serialised once, in the worker) with its meta and rate report, or the error.
  * A HubError carries its `runtime` block, `rateLimit` and headers once they are known.
  */
-export type RunResult =
-  | { ok: true; toolId: string; resultJson: string; meta: RunMeta; rate: RateReport }
-  | { ok: false; error: HubError };
+export type RunResult = RunSuccess | { ok: false; error: HubError };
+
+export interface RunSuccess {
+  ok: true;
+  toolId: string;
+  /** The result as JSON; '' when `notModified`. */
+  resultJson: string;
+  meta: RunMeta;
+  rate: RateReport;
+  /** What the result cache did (Cache-Status, MCP `_meta.cache`). */
+  cache: CacheOutcome;
+  /** The strong ETag of the result: present when the tool is deterministic for this input. */
+  etag?: string;
+  /** The caller's If-None-Match named the current ETag: answer 304, no body, nothing ran. */
+  notModified?: true;
+}

@@ -98,6 +98,7 @@ export const TOOL_DEFINITION_SCHEMA = {
     'faqs',
     'howTo',
     'relatedTools',
+    'deterministic',
   ],
   properties: {
     id: { type: 'string', pattern: '^[a-z][a-z0-9-]*$' },
@@ -145,6 +146,23 @@ export const TOOL_DEFINITION_SCHEMA = {
     howTo: { type: 'array', items: HOW_TO_SCHEMA },
     /** ids of related tools. */
     relatedTools: texts,
+    /**
+     * Whether the result is a function of the mode and the input alone, so it may be cached
+     * and carries an ETag (docs/api.md, "Result cache and ETags"): true, false, or
+     * `{whenGiven: [fields]}` when it is only with those fields given (cron's `from`
+     * defaults to the clock). A tool that is not is never cached, whatever the policy says.
+     */
+    deterministic: {
+      anyOf: [
+        { type: 'boolean' },
+        {
+          type: 'object',
+          required: ['whenGiven'],
+          properties: { whenGiven: { type: 'array', items: text, minItems: 1 } },
+          additionalProperties: false,
+        },
+      ],
+    },
     /** Result fields that depend on the clock (e.g. cron's next runs); examples compare the rest. */
     volatileResultFields: texts,
   },

@@ -133,4 +133,5 @@ export default defineTool({
     { title: 'Pick the method', description: 'Set `method` (`mode`), e.g. POST; the default is GET.' },
   ],
   relatedTools: ['api-response-mocker', 'structured-output-validator'],
+  deterministic: true,
 });

@@ -179,4 +179,5 @@ export default defineTool({
     },
   ],
   relatedTools: ['api-header-builder', 'schema-generator', 'structured-output-validator'],
+  deterministic: true,
 });

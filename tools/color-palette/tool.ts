@@ -191,4 +191,5 @@ export default defineTool({
     },
   ],
   relatedTools: ['qr-code', 'format-detective', 'html-markdown'],
+  deterministic: true,
 });

@@ -148,4 +148,5 @@ export default defineTool({
     },
   ],
   relatedTools: ['structured-diff', 'schema-generator', 'structured-output-validator'],
+  deterministic: true,
 });

@@ -93,4 +93,5 @@ export default defineTool({
     { title: 'Use the output', description: 'Read `output`; `stats` gives the input and output lengths.' },
   ],
   relatedTools: ['format-detective', 'structured-diff', 'regex-tester'],
+  deterministic: true,
 });

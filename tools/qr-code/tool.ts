@@ -127,4 +127,5 @@ export default defineTool({
     { title: 'Pick the format', description: 'Set `format` (`mode`) to svg, png or utf8.' },
   ],
   relatedTools: ['color-palette', 'api-header-builder'],
+  deterministic: true,
 });

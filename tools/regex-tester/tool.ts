@@ -178,4 +178,5 @@ export default defineTool({
     },
   ],
   relatedTools: ['cron-expression', 'format-detective', 'token-counter'],
+  deterministic: true,
 });

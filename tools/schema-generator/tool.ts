@@ -115,4 +115,5 @@ export default defineTool({
     { title: 'Use the schema', description: 'Copy `schema`; validate data with the schema validator tool.' },
   ],
   relatedTools: ['structured-output-validator', 'api-response-mocker', 'token-counter'],
+  deterministic: true,
 });

@@ -165,4 +165,5 @@ export default defineTool({
     },
   ],
   relatedTools: ['format-detective', 'schema-generator', 'structured-output-validator'],
+  deterministic: true,
 });

@@ -157,4 +157,5 @@ export default defineTool({
     },
   ],
   relatedTools: ['schema-generator', 'structured-diff', 'api-response-mocker', 'token-counter'],
+  deterministic: true,
 });

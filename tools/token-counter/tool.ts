@@ -144,4 +144,5 @@ export default defineTool({
     { title: 'See the tokens', description: 'Set `mode` to tokens to list `ids` and `pieces`.' },
   ],
   relatedTools: ['structured-output-validator', 'schema-generator', 'format-detective'],
+  deterministic: true,
 });

@@ -1,0 +1,72 @@
+import { dirname, join } from 'node:path';
+import type { HubMetrics } from '../metrics.js';
+import { toolKitDir } from '../paths.js';
+import type { RegisteredTool } from '../registry.js';
+import type { ToolDefinition } from '../shared/tool-def.js';
+import type { CacheOutcome } from './cache-status.js';
+import { contentKey, etagOf, isDeterministic } from './content-key.js';
+import type { CacheHit, ResultCache } from './result-cache.js';
+import { toolVersion } from './tool-version.js';
+
+/** A run's place in the cache: its content key and ETag, or null when the tool is not deterministic for it. */
+export interface RunAddress {
+  key: string;
+  etag: string;
+}
+
+/**
+ * The result cache as the run facade uses it: each tool's version computed once at boot,
+ * the content address of a run, lookups and stores counted by tool (the metrics).
+ */
+export class RunCache {
+  private readonly versions = new Map<string, string>();
+
+  constructor(
+    tools: Map<string, RegisteredTool>,
+    private readonly store: ResultCache,
+    private readonly metrics: HubMetrics,
+  ) {
+    for (const [id, tool] of tools) {
+      const folder = dirname(tool.runPath);
+      this.versions.set(id, toolVersion(folder, [join(dirname(folder), '_shared'), toolKitDir]));
+    }
+  }
+
+  /** What the in-process layer holds (the metrics). */
+  get memoryStats(): { entries: number; bytes: number } {
+    return this.store.memoryStats;
+  }
+
+  /** The tool's version in content keys (docs/api.md, "Result cache and ETags"). */
+  versionOf(toolId: string): string {
+    return this.versions.get(toolId)!;
+  }
+
+  addressOf(def: ToolDefinition, mode: string, input: Record<string, unknown>): RunAddress | null {
+    if (!isDeterministic(def, input)) return null;
+    const key = contentKey(def.id, this.versionOf(def.id), mode, input);
+    return { key, etag: etagOf(key) };
+  }
+
+  async lookup(toolId: string, key: string): Promise<CacheHit | undefined> {
+    const hit = await this.store.get(key);
+    if (hit) this.metrics.recordCacheHit(toolId, hit.layer);
+    else this.metrics.recordCacheMiss(toolId);
+    return hit;
+  }
+
+  /** A validator matched: the client's copy is current, counted as a hit of the `etag` layer. */
+  validated(toolId: string): CacheOutcome {
+    this.metrics.recordCacheHit(toolId, 'etag');
+    return { status: 'hit', layer: 'etag' };
+  }
+
+  /** After a successful run: what the cache does with its result. */
+  keep(toolId: string, address: RunAddress | null, json: string, ttlSec: number): CacheOutcome {
+    if (address === null) return { status: 'bypass', reason: 'not-deterministic' };
+    if (ttlSec <= 0) return { status: 'bypass', reason: 'off' };
+    const stored = this.store.set(address.key, json, ttlSec);
+    if (stored) this.metrics.recordCacheStore(toolId);
+    return { status: 'miss', stored };
+  }
+}
