@@ -10,6 +10,11 @@ export interface RequestSpec {
   body?: string;
   /** Headers beside the JSON content type (the MCP protocol headers). */
   headers?: Record<string, string>;
+  /**
+   * A header every 2xx answer must carry, starting with this value (the cache-hit scenario:
+   * `Cache-Status: toolhub; hit`); the answers without it are counted, and fail the run.
+   */
+  expectHeader?: { name: string; startsWith: string };
 }
 
 export interface DriveSpec {
@@ -49,6 +54,23 @@ export interface DriveResult {
   timeoutLatencies: number[];
   /** Milliseconds of every good answer, only for mixes (their autocannon p99 mixes both kinds). */
   goodLatencies: number[];
+  /** 2xx answers to requests with an `expectHeader`: how many were checked, how many lacked it. */
+  headerCheck: HeaderCheck;
+}
+
+export interface HeaderCheck {
+  checked: number;
+  mismatched: number;
+  /** The header's value on the first answer that lacked the expected start (null: absent). */
+  firstMismatch: string | null;
+}
+
+/** A header of autocannon's answer object, whatever the case the server wrote its name in. */
+function headerValue(headers: Record<string, unknown>, name: string): string | null {
+  const lower = name.toLowerCase();
+  const value =
+    headers[lower] ?? headers[name] ?? Object.entries(headers).find(([k]) => k.toLowerCase() === lower)?.[1];
+  return value === undefined ? null : String(value);
 }
 
 const active = new Set<autocannon.Instance>();
@@ -65,6 +87,7 @@ export async function drive(spec: DriveSpec): Promise<DriveResult> {
   const mixed = [...spec.requests, ...(spec.neighbour?.requests ?? [])].some((r) => r.kind === 'bad');
   const timeoutLatencies: number[] = [];
   const goodLatencies: number[] = [];
+  const headerCheck: HeaderCheck = { checked: 0, mismatched: 0, firstMismatch: null };
   // autocannon calls a request's onResponse and then, synchronously, emits 'response' with
   // the latency; remembering the kind in between attributes each latency to its request.
   let lastKind: RequestKind | 'neighbour' = 'good';
@@ -76,14 +99,22 @@ export async function drive(spec: DriveSpec): Promise<DriveResult> {
       ...(r.body === undefined
         ? {}
         : { body: r.body, headers: { 'content-type': 'application/json', ...r.headers } }),
-      onResponse: (status: number) => {
+      onResponse: (status: number, _body: string, _context: object, headers: Record<string, string>) => {
         lastKind = neighbour && r.kind === 'good' ? 'neighbour' : r.kind;
         if (lastKind === 'neighbour') return;
         const c = counts[r.kind];
         c.answered++;
-        if (status >= 200 && status < 300) c.ok++;
+        const ok = status >= 200 && status < 300;
+        if (ok) c.ok++;
         else c.failed++;
         c.status[status] = (c.status[status] ?? 0) + 1;
+        if (ok && r.expectHeader) {
+          headerCheck.checked++;
+          const value = headerValue(headers, r.expectHeader.name);
+          if (value === null || !value.startsWith(r.expectHeader.startsWith)) {
+            if (headerCheck.mismatched++ === 0) headerCheck.firstMismatch = value;
+          }
+        }
       },
     }));
   const load = (connections: number, list: RequestSpec[], neighbour = false) =>
@@ -128,5 +159,6 @@ export async function drive(spec: DriveSpec): Promise<DriveResult> {
     bad: counts.bad,
     timeoutLatencies,
     goodLatencies,
+    headerCheck,
   };
 }

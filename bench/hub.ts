@@ -11,9 +11,10 @@ export interface HubConfig {
    * `fast`: token-counter's limits raised so they never reject (the limiter still runs every
    * check), every other tool on its default policy. `timeouts`: also regex-tester's rate limit
    * and budget raised, so an overdue-runs scenario collects TIMEOUT answers rather than 429s;
-   * its timeoutMs and in-flight caps stay the defaults.
+   * its timeoutMs and in-flight caps stay the defaults. `cached`: `fast` with token-counter's
+   * result cache on (`cacheTtlSec` 300), so a repeated input is answered from the cache.
    */
-  policy: 'fast' | 'timeouts';
+  policy: 'fast' | 'timeouts' | 'cached';
 }
 
 const NEVER_REJECT = {
@@ -24,8 +25,12 @@ const NEVER_REJECT = {
   maxInFlightPerClient: 100_000,
 };
 
+/** Seconds a cached result lives: far longer than a sitting, so every repeat is a hit. */
+const CACHE_TTL_SEC = 300;
+
 const POLICIES: Record<HubConfig['policy'], object> = {
   fast: { tools: { 'token-counter': NEVER_REJECT } },
+  cached: { tools: { 'token-counter': { ...NEVER_REJECT, cacheTtlSec: CACHE_TTL_SEC } } },
   timeouts: {
     tools: {
       'token-counter': NEVER_REJECT,

@@ -57,6 +57,7 @@ export function computeRatios(
   const div = (a: number | undefined, b: number | undefined) =>
     a === undefined || b === undefined || b === 0 ? null : a / b;
   const hubRun = s('hub-run-redis');
+  const cacheHit = s('hub-run-cache-hit');
   const mcpCall = s('hub-mcp-call');
   const refPost = s('ref-post');
   const index = s('hub-index');
@@ -76,6 +77,15 @@ export function computeRatios(
       target: 0.5,
       detail: `${fmt(hubRun?.rps.median)} / ${fmt(refPost?.rps.median)} req/s`,
       perRound: pairRatio(runs, 'hub-run-redis', 'ref-post', (r) => r.result.rps),
+    }),
+    ratio({
+      id: 'cache-hit',
+      label: 'runtime POST, cache hit (hub-run-cache-hit) / ref-post, req/s',
+      value: div(cacheHit?.rps.median, refPost?.rps.median),
+      direction: '>=',
+      target: 0.6,
+      detail: `${fmt(cacheHit?.rps.median)} / ${fmt(refPost?.rps.median)} req/s; CPU per answer ${fmt(cacheHit?.cost?.total)} / ${fmt(refPost?.cost?.total)} µs (a miss: ${fmt(hubRun?.cost?.total)} µs)`,
+      perRound: pairRatio(runs, 'hub-run-cache-hit', 'ref-post', (r) => r.result.rps),
     }),
     ratio({
       id: 'runtime-post-p99',

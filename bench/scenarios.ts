@@ -46,6 +46,14 @@ const get = (path: string): RequestSpec => ({ kind: 'good', method: 'GET', path 
 
 const REDIS: HubConfig = { redis: true, policy: 'fast' };
 const SHORT_RUN = post(RUN_PATH, tokenCounterBody(SHORT_TEXT));
+/**
+ * The same run against a hub that caches token-counter's results: the warm-up stores the
+ * result, and every measured answer must say it came from the cache.
+ */
+const SHORT_RUN_HIT: RequestSpec = {
+  ...SHORT_RUN,
+  expectHeader: { name: 'Cache-Status', startsWith: 'toolhub; hit' },
+};
 
 /** Connections for the large inputs: 64 × 512 KiB in flight would measure the queue, not the work. */
 const BIG_CONNECTIONS = 8;
@@ -140,6 +148,13 @@ export function allScenarios(opts: BenchOptions): Scenario[] {
       c,
     ),
     hub(
+      'hub-run-cache-hit',
+      "the same runtime POST with token-counter's result cache on (cacheTtlSec 300, Redis): after the warm-up every answer is a hit from the in-process layer, no worker (each checked: `Cache-Status: toolhub; hit`)",
+      { redis: true, policy: 'cached' },
+      [SHORT_RUN_HIT],
+      c,
+    ),
+    hub(
       'hub-mcp-call',
       "the same run as an MCP tools/call (2025-11-25 client, stateless), message limit on: what an agent's call costs beside REST",
       REDIS,
@@ -192,6 +207,7 @@ export function describeScenario(s: Scenario) {
     path: string;
     bodyBytes: number;
     body?: string;
+    expectHeader?: RequestSpec['expectHeader'];
   }[] = [];
   for (const r of s.requests) {
     const body =
@@ -206,6 +222,7 @@ export function describeScenario(s: Scenario) {
         path: r.path,
         bodyBytes: Buffer.byteLength(r.body ?? ''),
         body,
+        ...(r.expectHeader ? { expectHeader: r.expectHeader } : {}),
       });
   }
   return {

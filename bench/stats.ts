@@ -151,5 +151,13 @@ export function runProblems(scenario: Scenario, result: DriveResult): string[] {
   if (scenario.check === 'timeouts' && result.timeoutLatencies.length === 0) {
     problems.push(`${where} no TIMEOUT (504) answer at all`);
   }
+  const expected = scenario.requests.find((r) => r.expectHeader)?.expectHeader;
+  const hc = result.headerCheck;
+  if (expected && hc.checked === 0) problems.push(`${where} no 2xx answer to check for ${expected.name}`);
+  if (expected && hc.mismatched > 0) {
+    problems.push(
+      `${where} ${hc.mismatched} of ${hc.checked} answers without ${expected.name}: ${expected.startsWith}… (first: ${hc.firstMismatch ?? 'no such header'})`,
+    );
+  }
   return problems;
 }

@@ -32,7 +32,8 @@ export class PrivateRedis {
   /** Kills it by its own PID (no graceful save: it keeps nothing). */
   async stop(): Promise<void> {
     const p = this.proc;
-    if (!p || p.exitCode !== null) return;
+    // Killed by a signal, exitCode stays null: signalCode says it has exited.
+    if (!p || p.exitCode !== null || p.signalCode !== null) return;
     const exited = new Promise((r) => p.once('exit', r));
     p.kill('SIGKILL');
     await exited;

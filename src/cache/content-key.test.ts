@@ -1,0 +1,228 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ToolDefinition } from '../shared/tool-def.js';
+import { batchEtagOf, contentKey, etagOf, isDeterministic, matchesEtag } from './content-key.js';
+
+/**
+ * The content address of a run (docs/api.md, "Result cache and ETags"): equal inputs in any
+ * key order or JSON encoding share it, anything else that differs gives another.
+ */
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+const json = fc.jsonValue({ maxDepth: 4 }) as fc.Arbitrary<Json>;
+
+/** A deep copy whose objects list their keys in the order `order` gives (own data properties, `__proto__` too). */
+function reordered(v: Json, order: (keys: string[]) => string[]): Json {
+  if (Array.isArray(v)) return v.map((x) => reordered(x, order));
+  if (v === null || typeof v !== 'object') return v;
+  return Object.fromEntries(order(Object.keys(v)).map((k) => [k, reordered(v[k]!, order)]));
+}
+
+/** A canonical text written here (sorted keys at every level), independent of the code under test. */
+function canon(v: Json): string {
+  if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`;
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  return `{${Object.keys(v)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canon(v[k]!)}`)
+    .join(',')}}`;
+}
+
+/** A permutation of the keys driven by a random seed (Fisher–Yates with a small LCG). */
+const shuffler =
+  (seed: number) =>
+  (keys: string[]): string[] => {
+    const out = [...keys];
+    let s = seed >>> 0;
+    for (let i = out.length - 1; i > 0; i--) {
+      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+      const j = s % (i + 1);
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
+    return out;
+  };
+
+const key = (input: unknown, toolId = 'tool', version = 'v1', mode = 'default') =>
+  contentKey(toolId, version, mode, input);
+
+describe('contentKey', () => {
+  it('is the same for a deep copy with every object’s keys reversed or shuffled', () => {
+    fc.assert(
+      fc.property(json, fc.integer(), (v, seed) => {
+        const k = key(v);
+        expect(key(reordered(v, (ks) => [...ks].reverse()))).toBe(k);
+        expect(key(reordered(v, shuffler(seed)))).toBe(k);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is the same for objects whose keys are built in another order', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), json, { maxKeys: 8 }), fc.integer(), (o, seed) => {
+        const shuffled = Object.fromEntries(shuffler(seed)(Object.keys(o)).map((k) => [k, o[k]!]));
+        expect(key({ nested: shuffled, list: [shuffled] })).toBe(key({ list: [o], nested: o }));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('survives a JSON text round trip', () => {
+    fc.assert(
+      fc.property(json, (v) => {
+        expect(key(JSON.parse(JSON.stringify(v)))).toBe(key(v));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is the same for equivalent JSON encodings of one value', () => {
+    const a = JSON.parse('{"a":"\\u0041","n":1.0}');
+    const b = JSON.parse('{"n":1,"a":"A"}');
+    expect(key(a)).toBe(key(b));
+    expect(key(JSON.parse('{"x":[1e2,"\\/"],"y":{"z":-0.0}}'))).toBe(
+      key(JSON.parse('{"y":{"z":0},"x":[100,"/"]}')),
+    );
+    // …and not for values that only look alike.
+    expect(key(JSON.parse('{"n":"1"}'))).not.toBe(key(JSON.parse('{"n":1}')));
+    expect(key(JSON.parse('{"a":"a"}'))).not.toBe(key(JSON.parse('{"a":"A"}')));
+    expect(key([1, 2])).not.toBe(key([2, 1]));
+    expect(key({ a: null })).not.toBe(key({}));
+  });
+
+  it('differs exactly when the canonical JSON texts differ', () => {
+    fc.assert(
+      fc.property(json, json, (a, b) => {
+        expect(key(a) === key(b)).toBe(canon(a) === canon(b));
+      }),
+      { numRuns: 500 },
+    );
+    // Near neighbours the random pairs rarely give.
+    const near: Json[] = [{}, [], null, 0, '', '0', false, { '': null }, [null], [[]], { a: {} }, { a: [] }];
+    const keys = new Set(near.map((v) => key(v)));
+    expect(keys.size).toBe(near.length);
+  });
+
+  it('is a 43-character base64url SHA-256 and changes with the tool id, version and mode', () => {
+    const base = contentKey('cron-expression', 'abc', 'explain', { expression: '* * * * *' });
+    expect(base).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(contentKey('cron-expression', 'abc', 'explain', { expression: '* * * * *' })).toBe(base);
+    expect(contentKey('cron-expressions', 'abc', 'explain', { expression: '* * * * *' })).not.toBe(base);
+    expect(contentKey('cron-expression', 'abd', 'explain', { expression: '* * * * *' })).not.toBe(base);
+    expect(contentKey('cron-expression', 'abc', 'build', { expression: '* * * * *' })).not.toBe(base);
+    expect(contentKey('cron-expression', 'abc', 'explain', { expression: '* * * * 1' })).not.toBe(base);
+  });
+
+  it('keeps the parts apart: a separator moved between tool id and mode gives another key', () => {
+    expect(contentKey('a', 'v', 'b\0c', {})).not.toBe(contentKey('a\0b', 'v', 'c', {}));
+    expect(contentKey('ab', 'v', 'c', {})).not.toBe(contentKey('a', 'v', 'bc', {}));
+    expect(contentKey('a', 'bv', 'c', {})).not.toBe(contentKey('ab', 'v', 'c', {}));
+    expect(contentKey('a', 'v', 'm', '"x"')).not.toBe(contentKey('a', 'v', 'm"', 'x'));
+  });
+
+  it('gives distinct keys to distinct (tool id, version, mode, input) of the shapes the hub uses', () => {
+    const toolId = fc.stringMatching(/^[a-z][a-z0-9-]{0,6}$/);
+    const version = fc.stringMatching(/^[A-Za-z0-9_-]{0,4}$/);
+    const mode = fc.string({ maxLength: 6 }).filter((m) => !m.includes('\0'));
+    const tuple = fc.tuple(toolId, version, mode, fc.jsonValue({ maxDepth: 1 }) as fc.Arbitrary<Json>);
+    fc.assert(
+      fc.property(tuple, tuple, ([t1, v1, m1, i1], [t2, v2, m2, i2]) => {
+        const same = t1 === t2 && v1 === v2 && m1 === m2 && canon(i1) === canon(i2);
+        expect(contentKey(t1, v1, m1, i1) === contentKey(t2, v2, m2, i2)).toBe(same);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('ETags', () => {
+  const k = key({ a: 1 });
+  const tag = etagOf(k);
+
+  it('etagOf gives a quoted strong ETag of the key', () => {
+    expect(tag).toBe(`"${k}"`);
+    expect(tag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    expect(tag.startsWith('W/')).toBe(false);
+    expect(etagOf(key({ a: 2 }))).not.toBe(tag);
+  });
+
+  it('matchesEtag: exact, weak form, lists, arrays of header values', () => {
+    expect(matchesEtag(tag, tag)).toBe(true);
+    expect(matchesEtag(`W/${tag}`, tag)).toBe(true);
+    expect(matchesEtag(`"other", ${tag}`, tag)).toBe(true);
+    expect(matchesEtag(`  "other" ,   W/${tag}  ,"more"`, tag)).toBe(true);
+    expect(matchesEtag(`"other",${tag}`, tag)).toBe(true);
+    expect(matchesEtag(['"other"', tag], tag)).toBe(true);
+    expect(matchesEtag(['"other"', `"x", W/${tag}`], tag)).toBe(true);
+  });
+
+  it('matchesEtag: no match for other tags, unquoted or altered forms, `*`, nothing', () => {
+    expect(matchesEtag('"other"', tag)).toBe(false);
+    expect(matchesEtag(k, tag)).toBe(false);
+    expect(matchesEtag(`"${k}x"`, tag)).toBe(false);
+    expect(matchesEtag(`"${k.slice(1)}"`, tag)).toBe(false);
+    expect(matchesEtag(`${tag}x`, tag)).toBe(false);
+    expect(matchesEtag('*', tag)).toBe(false);
+    expect(matchesEtag(' * ', tag)).toBe(false);
+    expect(matchesEtag(undefined, tag)).toBe(false);
+    expect(matchesEtag('', tag)).toBe(false);
+    expect(matchesEtag([], tag)).toBe(false);
+    expect(matchesEtag(['"a"', '"b"'], tag)).toBe(false);
+  });
+
+  it('matchesEtag: a field over 8192 characters does not match, even when it names the tag', () => {
+    const filler = (n: number) => `"${'x'.repeat(n)}"`;
+    // Exactly 8192 characters still counts.
+    const atBound = `${filler(8192 - tag.length - 4)}, ${tag}`;
+    expect(atBound.length).toBe(8192);
+    expect(matchesEtag(atBound, tag)).toBe(true);
+    const over = `${filler(8192 - tag.length - 3)}, ${tag}`;
+    expect(over.length).toBe(8193);
+    expect(matchesEtag(over, tag)).toBe(false);
+    expect(matchesEtag(`${tag}, ${filler(9000)}`, tag)).toBe(false);
+    // The bound counts the joined header values.
+    expect(matchesEtag([filler(5000), filler(5000), tag], tag)).toBe(false);
+  });
+
+  it('batchEtagOf: same list, same tag; order and members matter', () => {
+    const a = etagOf(key(1));
+    const b = etagOf(key(2));
+    const c = etagOf(key(3));
+    const ab = batchEtagOf([a, b]);
+    expect(ab).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    expect(batchEtagOf([a, b])).toBe(ab);
+    expect(batchEtagOf([b, a])).not.toBe(ab);
+    expect(batchEtagOf([a])).not.toBe(ab);
+    expect(batchEtagOf([a, b, c])).not.toBe(ab);
+    expect(batchEtagOf([a, a])).not.toBe(batchEtagOf([a]));
+    expect(batchEtagOf([a])).not.toBe(a);
+    expect(matchesEtag(`W/${ab}`, ab)).toBe(true);
+  });
+});
+
+describe('isDeterministic', () => {
+  const def = (deterministic: ToolDefinition['deterministic']) =>
+    ({ deterministic }) as unknown as ToolDefinition;
+
+  it('follows a boolean declaration whatever the input', () => {
+    expect(isDeterministic(def(true), {})).toBe(true);
+    expect(isDeterministic(def(true), { from: 'x' })).toBe(true);
+    expect(isDeterministic(def(false), {})).toBe(false);
+    expect(isDeterministic(def(false), { from: 'x' })).toBe(false);
+  });
+
+  it('with whenGiven: only when every listed field is given', () => {
+    const cron = def({ whenGiven: ['from'] });
+    expect(isDeterministic(cron, { expression: '* * * * *', from: '2024-01-01T00:00:00Z' })).toBe(true);
+    expect(isDeterministic(cron, { expression: '* * * * *' })).toBe(false);
+    expect(isDeterministic(cron, { expression: '* * * * *', from: undefined })).toBe(false);
+    // Falsy but given values count as given.
+    expect(isDeterministic(cron, { from: '' })).toBe(true);
+    expect(isDeterministic(cron, { from: 0 })).toBe(true);
+
+    const two = def({ whenGiven: ['from', 'tz'] });
+    expect(isDeterministic(two, { from: 'x', tz: 'UTC' })).toBe(true);
+    expect(isDeterministic(two, { from: 'x' })).toBe(false);
+    expect(isDeterministic(two, { tz: 'UTC' })).toBe(false);
+  });
+});
