@@ -17,10 +17,13 @@ const canonical = configure({ deterministic: true, bigint: false, circularValue:
  * a library it imports changing gives another.
  */
 export function contentKey(toolId: string, version: string, mode: string, input: unknown): string {
-  return createHash('sha256')
-    .update(`${toolId}\0${version}\0${mode}\0`)
-    .update(canonical(input) ?? 'null')
-    .digest('base64url');
+  return (
+    createHash('sha256')
+      // JSON framing: no id, version or mode can run into the next.
+      .update(`${JSON.stringify([toolId, version, mode])}\0`)
+      .update(canonical(input) ?? 'null')
+      .digest('base64url')
+  );
 }
 
 /** The strong ETag of every 200 of a run with this content key. */

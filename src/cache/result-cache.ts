@@ -49,7 +49,10 @@ export class ResultCache {
     let value: string | null;
     try {
       value = await redis.client.get(this.redisKey(key));
-    } catch {
+    } catch (err) {
+      // The breaker the limiter uses: a slow or lost Redis costs one timeout per cool-down, not
+      // one per lookup. Redis's own answer (a value of another type at the key) is only a miss.
+      if ((err as Error).name !== 'ReplyError') redis.failed('result cache read');
       return undefined;
     }
     if (value === null) return undefined;

@@ -5,7 +5,7 @@ import { dirname, join, relative } from 'node:path';
 
 /** Files that are code or data a run can read; tests, documents and examples are not. */
 const MODULE_FILE = /\.(?:[cm]?[jt]s|json)$/;
-const TEST_FILE = /\.test\.[cm]?[jt]s$/;
+const TEST_FILE = /\.test\.[cm]?[jt]s$|^test-(?:helpers|harness)\./;
 /** Bare specifiers of static and dynamic imports (`from 'x'`, `import('x')`, `import 'x'`). */
 const BARE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"./#][^'"]*)['"]/g;
 
@@ -38,7 +38,11 @@ export function toolVersion(folder: string, sharedFolders: readonly string[]): s
 
 function moduleFiles(dir: string): string[] {
   const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+  // Code-unit order, not the locale's: every replica must hash the files in one order.
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+  for (const e of entries) {
     const path = join(dir, e.name);
     if (e.isDirectory()) {
       if (e.name !== 'node_modules' && e.name !== 'examples' && !e.name.startsWith('.'))
