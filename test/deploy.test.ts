@@ -234,8 +234,11 @@ describe('the dashboard, the alerts and the autoscalers name only what the hub e
 
   beforeAll(async () => {
     // A Redis that is not there: the limiter falls back to its insurance store, so the
-    // fallback counter and the degraded gauge have series; a limit of one run refuses the second.
-    const policy = await policyFile({ tools: { 'token-counter': { limit: 1, burst: 0 } } });
+    // fallback counter and the degraded gauge have series; a limit of one run refuses the second;
+    // the validator's result is cached, so its second run is a hit (the result cache's series).
+    const policy = await policyFile({
+      tools: { 'token-counter': { limit: 1, burst: 0 }, 'structured-output-validator': { cacheTtlSec: 60 } },
+    });
     app = await buildTestApp(
       {
         REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
@@ -248,12 +251,15 @@ describe('the dashboard, the alerts and the autoscalers name only what the hub e
     expect(ok.statusCode, ok.body).toBe(200);
     const refused = await app.inject({ url: '/api/tools/run/?toolId=token-counter&a=again&b=gpt-4o' });
     expect(refused.statusCode, refused.body).toBe(429);
-    const dedicated = await app.inject({
-      method: 'POST',
-      url: '/api/schema-validator/',
-      payload: { schema: { type: 'object' }, target: {} },
-    });
-    expect(dedicated.statusCode, dedicated.body).toBe(200);
+    for (const cached of [undefined, true]) {
+      const dedicated = await app.inject({
+        method: 'POST',
+        url: '/api/schema-validator/',
+        payload: { schema: { type: 'object' }, target: {} },
+      });
+      expect(dedicated.statusCode, dedicated.body).toBe(200);
+      expect(dedicated.json().runtime.cached).toBe(cached);
+    }
     scrape = (await app.inject({ url: '/metrics' })).body;
     for (const [, name, type] of scrape.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
       families.set(name!, type!);

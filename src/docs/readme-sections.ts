@@ -33,6 +33,7 @@ export function docSections(
       dedicated: dedicatedTable(tools),
       errors: errorTableMarkdown(),
       policies: policyTable(tools),
+      cacheable: cacheableTable(tools),
     },
     'docs/operations.md': { env: envTable() },
     'docs/tools.md': { tools: toolList(registered, '../') },
@@ -202,6 +203,21 @@ function policyTable(tools: readonly ToolDefinition[]): string {
     '|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
+}
+
+/** Which tools' results are cacheable and carry an ETag (their `deterministic` declaration). */
+function cacheableTable(tools: readonly ToolDefinition[]): string {
+  const rows = tools.map((t) => {
+    const d = t.deterministic;
+    const when =
+      d === true
+        ? 'always'
+        : d === false
+          ? 'never'
+          : `when ${d.whenGiven.map((f) => `\`${f}\``).join(' and ')} ${d.whenGiven.length > 1 ? 'are' : 'is'} given`;
+    return `| ${t.id} | ${when} |`;
+  });
+  return ['| toolId | cacheable, with an ETag |', '|---|---|', ...rows].join('\n');
 }
 
 function cell(text: string): string {
