@@ -6,7 +6,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { policyFile, REDIS_URL, redisPrefix, requireRedis } from './helpers.js';
+import { PrivateCluster } from './private-cluster.js';
 import { PrivateRedis } from './private-redis.js';
+import { PrivateSentinel } from './private-sentinel.js';
 import { type Instance, startInstance, stopInstance } from './server-process.js';
 
 const CACHED = { cacheTtlSec: 300, limit: 100_000, burst: 0 };
@@ -235,6 +237,53 @@ describe('Redis away', () => {
     expect(other.status).toBe(200);
     expect(other.body.ok).toBe(true);
   }, 60_000);
+});
+
+describe('on every Redis topology', () => {
+  const cluster = new PrivateCluster();
+  const sentinel = new PrivateSentinel();
+  const hubs: Instance[] = [];
+  afterAll(async () => {
+    await Promise.all(hubs.map((h) => stopInstance(h)));
+    await Promise.all([cluster.stop(), sentinel.stop()]);
+  });
+
+  const topologies: [string, () => Promise<Record<string, string>>][] = [
+    [
+      'a 3-master Redis Cluster',
+      async () => {
+        await cluster.start();
+        return { REDIS_CLUSTER_NODES: cluster.nodes };
+      },
+    ],
+    [
+      'Redis behind Sentinel',
+      async () => {
+        await sentinel.start();
+        return { REDIS_SENTINELS: sentinel.sentinels, REDIS_SENTINEL_NAME: sentinel.name };
+      },
+    ],
+  ];
+  for (const [name, setUp] of topologies) {
+    it(`shares results between replicas on ${name}`, async () => {
+      const file = await policyFile({ tools: { 'token-counter': CACHED } });
+      const env = { ...(await setUp()), REDIS_PREFIX: redisPrefix(), POLICY_FILE: file };
+      const [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
+      hubs.push(a, b);
+      // Several inputs: on a Cluster their keys fall in different slots, on different masters.
+      for (let i = 0; i < 4; i++) {
+        const body = { toolId: 'token-counter', a: fresh(`topology ${i}`) };
+        const first = await call(a.base, RUN, { body });
+        expect(first.headers.get('cache-status')).toBe('toolhub; fwd=miss; stored');
+        const hit = await eventually(
+          () => call(b.base, RUN, { body }),
+          (r) => r.body.runtime?.cached === true,
+        );
+        expect(hit.headers.get('cache-status')).toMatch(/detail=shared$/);
+        expect(hit.body.result).toEqual(first.body.result);
+      }
+    }, 120_000);
+  }
 });
 
 /** Runs of a tool that reached a worker on an instance (the run-duration histogram's count). */
