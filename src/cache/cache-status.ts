@@ -8,7 +8,7 @@ export type CacheOutcome =
   | { status: 'hit'; layer: 'memory' | 'shared' | 'etag'; ttlSec?: number }
   /** Computed now; `stored` false when the result is over CACHE_MAX_ENTRY_BYTES. */
   | { status: 'miss'; stored: boolean }
-  /** Not looked up: the tool is not deterministic for this input, or its cacheTtlSec is 0. */
+  /** Not looked up: the tool is not deterministic for this input, or its cacheTtlSec is 0 (no Cache-Status on HTTP). */
   | { status: 'bypass'; reason: 'not-deterministic' | 'off' };
 
 /** The cache's name in Cache-Status: the hub's own cache, in front of no other. */

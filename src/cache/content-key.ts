@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { configure } from 'safe-stable-stringify';
 import type { ToolDefinition } from '../shared/tool-def.js';
 
@@ -11,19 +11,32 @@ import type { ToolDefinition } from '../shared/tool-def.js';
 const canonical = configure({ deterministic: true, bigint: false, circularValue: Error });
 
 /**
+ * SHA-256 in base64url: the one-shot `crypto.hash` (Node 20.12+, ~3x faster than a Hash
+ * object for a short text), else a Hash object.
+ */
+const sha256: (text: string) => string =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'base64url')
+    : (text) => crypto.createHash('sha256').update(text).digest('base64url');
+
+/**
  * The content address of a run (docs/api.md, "Result cache and ETags"): SHA-256 of the
  * tool id, the tool's version (src/cache/tool-version.ts), the mode and the canonical
  * input, base64url. Equal inputs in any key order or encoding share it; the tool's code or
  * a library it imports changing gives another.
  */
 export function contentKey(toolId: string, version: string, mode: string, input: unknown): string {
-  return (
-    createHash('sha256')
-      // JSON framing: no id, version or mode can run into the next.
-      .update(`${JSON.stringify([toolId, version, mode])}\0`)
-      .update(canonical(input) ?? 'null')
-      .digest('base64url')
-  );
+  return keyOf(keyPrefix(toolId, version, mode), input);
+}
+
+/** The part of a content key's text before the input: JSON framing, so no id, version or mode runs into the next. */
+export function keyPrefix(toolId: string, version: string, mode: string): string {
+  return `${JSON.stringify([toolId, version, mode])}\0`;
+}
+
+/** A content key from its prefix (kept per tool and mode by the caller) and the input. */
+export function keyOf(prefix: string, input: unknown): string {
+  return sha256(prefix + (canonical(input) ?? 'null'));
 }
 
 /** The strong ETag of every 200 of a run with this content key. */
@@ -60,5 +73,5 @@ export function isDeterministic(def: ToolDefinition, input: Record<string, unkno
 
 /** The strong ETag of a batch answer: its runs' ETags, in order (every run deterministic). */
 export function batchEtagOf(etags: readonly string[]): string {
-  return `"${createHash('sha256').update(etags.join(',')).digest('base64url')}"`;
+  return `"${sha256(etags.join(','))}"`;
 }

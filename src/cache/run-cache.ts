@@ -4,7 +4,7 @@ import { toolKitDir } from '../paths.js';
 import type { RegisteredTool } from '../registry.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
 import type { CacheOutcome } from './cache-status.js';
-import { contentKey, etagOf, isDeterministic } from './content-key.js';
+import { etagOf, isDeterministic, keyOf, keyPrefix } from './content-key.js';
 import type { CacheHit, ResultCache } from './result-cache.js';
 import { toolVersion } from './tool-version.js';
 
@@ -20,6 +20,8 @@ export interface RunAddress {
  */
 export class RunCache {
   private readonly versions = new Map<string, string>();
+  /** Each tool's key prefix by mode, made once (a run's key costs one hash of the input). */
+  private readonly prefixes = new Map<string, Map<string, string>>();
 
   constructor(
     tools: Map<string, RegisteredTool>,
@@ -44,7 +46,11 @@ export class RunCache {
 
   addressOf(def: ToolDefinition, mode: string, input: Record<string, unknown>): RunAddress | null {
     if (!isDeterministic(def, input)) return null;
-    const key = contentKey(def.id, this.versionOf(def.id), mode, input);
+    let byMode = this.prefixes.get(def.id);
+    if (!byMode) this.prefixes.set(def.id, (byMode = new Map()));
+    let prefix = byMode.get(mode);
+    if (prefix === undefined) byMode.set(mode, (prefix = keyPrefix(def.id, this.versionOf(def.id), mode)));
+    const key = keyOf(prefix, input);
     return { key, etag: etagOf(key) };
   }
 

@@ -32,7 +32,7 @@ export const HEADERS = {
   },
   'Cache-Status': {
     description:
-      'RFC 9211: what the result cache did, e.g. `toolhub; hit; ttl=42; detail=shared`, `toolhub; fwd=miss; stored`, `toolhub; fwd=bypass; detail=off`',
+      'RFC 9211: what the result cache did, when it was consulted (the tool has cacheTtlSec > 0 and is deterministic for the input), e.g. `toolhub; hit; ttl=42; detail=shared`, `toolhub; fwd=miss; stored`, `toolhub; hit; detail=etag` (304)',
     schema: { type: 'string' },
   },
 };
