@@ -30,10 +30,7 @@ const LAYERS = [
       'src/http/',
     ],
   ],
-  [
-    'engine',
-    ['src/limits/', 'src/pool/', 'src/cache/', 'src/fast-metrics.ts', 'src/metrics.ts', 'src/run/'],
-  ],
+  ['engine', ['src/limits/', 'src/pool/', 'src/cache/', 'src/fast-metrics.ts', 'src/metrics.ts', 'src/run/']],
   ['content', ['src/docs/', 'src/catalogue/', 'src/pages/', 'src/mcp/']],
   ['routes', ['src/routes/']],
   ['plugins', ['src/plugins/']],

@@ -47,9 +47,15 @@ export class RunCache {
   addressOf(def: ToolDefinition, mode: string, input: Record<string, unknown>): RunAddress | null {
     if (!isDeterministic(def, input)) return null;
     let byMode = this.prefixes.get(def.id);
-    if (!byMode) this.prefixes.set(def.id, (byMode = new Map()));
+    if (!byMode) {
+      byMode = new Map();
+      this.prefixes.set(def.id, byMode);
+    }
     let prefix = byMode.get(mode);
-    if (prefix === undefined) byMode.set(mode, (prefix = keyPrefix(def.id, this.versionOf(def.id), mode)));
+    if (prefix === undefined) {
+      prefix = keyPrefix(def.id, this.versionOf(def.id), mode);
+      byMode.set(mode, prefix);
+    }
     const key = keyOf(prefix, input);
     return { key, etag: etagOf(key) };
   }
