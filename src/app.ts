@@ -32,6 +32,7 @@ import batchRoutes from './routes/batch.js';
 import dedicatedRoutes from './routes/dedicated.js';
 import healthRoutes from './routes/health.js';
 import runtimeRoutes from './routes/runtime.js';
+import usageRoutes from './routes/usage.js';
 import { compileValidators } from './run/input.js';
 
 declare module 'fastify' {
@@ -188,5 +189,6 @@ export async function buildApp(options: BuildOptions = {}) {
   await app.register(runtimeRoutes);
   await app.register(batchRoutes, { maxRuns: env.BATCH_MAX_RUNS });
   await app.register(dedicatedRoutes);
+  await app.register(usageRoutes);
   return app;
 }

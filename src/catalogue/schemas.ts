@@ -1,4 +1,5 @@
 import { ERROR_CODES } from '../errors.js';
+import { USAGE_SCHEMA } from '../limits/usage.js';
 import { SOURCES, SURFACES } from '../run-meta.js';
 import { CATEGORIES, FAQ_SCHEMA, HOW_TO_SCHEMA, RISK_CLASSES } from '../shared/tool-def-schema.js';
 
@@ -253,6 +254,8 @@ export const RESPONSE_SCHEMAS = {
       semantic_fields: { type: 'object', additionalProperties: str },
     },
   },
+  /** GET /api/usage (declared with the store's read, src/limits/usage.ts). */
+  Usage: USAGE_SCHEMA,
   Health: {
     type: 'object',
     required: ['ok', 'status'],

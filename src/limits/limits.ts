@@ -20,6 +20,7 @@ import {
   messageKey,
   type ReleaseRequest,
   type StorePolicy,
+  type UsageReply,
 } from './store.js';
 import { WaitLines } from './wait-lines.js';
 
@@ -48,7 +49,8 @@ export interface CheckOptions {
   tier: string;
 }
 
-type Decided = { reply: DecideReply; store: 'redis' | 'memory'; leaseId: string };
+type Store = 'redis' | 'memory';
+type Decided = { reply: DecideReply; store: Store; leaseId: string };
 
 /**
  * Every limit a run passes before the pool, in one place: rate limit, compute budget and
@@ -126,10 +128,32 @@ export class Limits {
    * (the MCP message limit): the same store and turn as the runs' checks.
    */
   async countMessages(client: string, points: number, policy: StorePolicy): Promise<RateDecision> {
-    const { reply } = await this.decide(
-      this.request(messageKey(this.prefix, client), policy, points, false),
-      true,
-    );
+    return this.countRequests(messageKey(this.prefix, client), points, policy);
+  }
+
+  /** Counts one request against the client's own limit on GET /api/usage (the same store and turn). */
+  countUsageRead(client: string, policy: StorePolicy): Promise<RateDecision> {
+    return this.countRequests(limitKey(this.prefix, '@usage', client), 1, policy);
+  }
+
+  /**
+   * What `client` has used of `toolId`'s limits under `tier`, read without counting: from
+   * Redis while it serves, else from this instance's store.
+   */
+  async usage(toolId: string, client: string, tier: string): Promise<{ reply: UsageReply; store: Store }> {
+    const key = limitKey(this.prefix, toolId, client);
+    if (this.shared && this.redis?.usable()) {
+      try {
+        return { reply: await this.shared.usage(key, tier), store: 'redis' };
+      } catch (err) {
+        this.redis.failed(`usage: ${(err as Error).message}`);
+      }
+    }
+    return { reply: this.memory.usageNow(key, tier), store: 'memory' };
+  }
+
+  private async countRequests(key: string, points: number, policy: StorePolicy): Promise<RateDecision> {
+    const { reply } = await this.decide(this.request(key, policy, points, false), true);
     return rateDecision(policy, reply[0], reply[1], reply[2] === 1);
   }
 

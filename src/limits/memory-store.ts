@@ -1,5 +1,6 @@
 import { decide, release, type State } from './decide.js';
-import type { DecideReply, DecideRequest, LimitStore, ReleaseRequest } from './store.js';
+import type { DecideReply, DecideRequest, LimitStore, ReleaseRequest, UsageReply } from './store.js';
+import { readUsage } from './usage.js';
 
 /** Past this many keys, those whose every window and lease has ended are dropped. */
 const SWEEP_AT = 100_000;
@@ -26,6 +27,15 @@ export class MemoryStore implements LimitStore {
   release(r: ReleaseRequest): Promise<void> {
     release(this.state(r.key), r, this.now());
     return Promise.resolve();
+  }
+
+  /** What a client has used of a tool's limits, read without counting. */
+  usageNow(key: string, tier: string): UsageReply {
+    return readUsage(this.peek(key), tier, this.now());
+  }
+
+  usage(key: string, tier: string): Promise<UsageReply> {
+    return Promise.resolve(this.usageNow(key, tier));
   }
 
   /** A key's state while it lives (the stores' test compares it with Redis's keys). */

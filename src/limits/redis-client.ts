@@ -1,7 +1,7 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { RedisTarget } from '../config/redis-target.js';
 import { EVENTS } from '../shared/events.js';
-import { DECIDE_LUA, RELEASE_LUA } from './scripts.js';
+import { DECIDE_LUA, RELEASE_LUA, USAGE_LUA } from './scripts.js';
 
 /**
  * The limiter's Redis connection and its health. Commands fail fast instead of
@@ -54,6 +54,7 @@ export class LimiterRedis {
     // No fixed key count: the caller sends one call for many requests (src/limits/redis-store.ts).
     this.client.defineCommand('toolhubDecide', { lua: DECIDE_LUA });
     this.client.defineCommand('toolhubRelease', { lua: RELEASE_LUA });
+    this.client.defineCommand('toolhubUsage', { lua: USAGE_LUA, numberOfKeys: 2 });
   }
 
   /** True when calls should go to Redis now (connected and not cooling down after a failure). */
@@ -109,6 +110,8 @@ declare module 'ioredis' {
     toolhubDecide(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
     /** `numKeys`, then the keys, then the arguments (src/limits/lua/release.lua). */
     toolhubRelease(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number>;
+    /** The counters, the leases, now, the tier (src/limits/lua/usage.lua). */
+    toolhubUsage(counters: string, leases: string, now: number, tier: string): Promise<number[]>;
   }
 }
 

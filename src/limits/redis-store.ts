@@ -6,6 +6,7 @@ import {
   leasesKey,
   type ReleaseRequest,
   type StorePolicy,
+  type UsageReply,
 } from './store.js';
 
 /** Most decisions sent in one script call. */
@@ -24,7 +25,10 @@ export class RedisStore implements LimitStore {
   private readonly releases: TurnQueue<ReleaseRequest, undefined>;
 
   /** `now`: the clock the scripts count by; 0 (the default) is Redis's own (TIME). */
-  constructor(redis: LimiterRedis, now: () => number = () => 0) {
+  constructor(
+    private readonly redis: LimiterRedis,
+    private readonly now: () => number = () => 0,
+  ) {
     const perCall = redis.cluster ? 1 : MAX_PER_CALL;
     this.decisions = new TurnQueue(perCall, async (reqs) => {
       const policies = new Map<StorePolicy, number>();
@@ -61,6 +65,10 @@ export class RedisStore implements LimitStore {
 
   async release(request: ReleaseRequest): Promise<void> {
     await this.releases.push(request);
+  }
+
+  async usage(key: string, tier: string): Promise<UsageReply> {
+    return (await this.redis.client.toolhubUsage(key, leasesKey(key), this.now(), tier)) as UsageReply;
   }
 }
 

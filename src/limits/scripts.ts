@@ -18,3 +18,4 @@ export function loadScript(name: string): string {
 
 export const DECIDE_LUA = loadScript('decide');
 export const RELEASE_LUA = loadScript('release');
+export const USAGE_LUA = loadScript('usage');

@@ -41,6 +41,13 @@ export interface DecideRequest {
  */
 export type DecideReply = [number, number, number, number, number, number];
 
+/**
+ * What one client has used of one tool's limits now, read without counting (GET /api/usage,
+ * src/limits/usage.ts): `[rate used, ms to its window's end, burst used, ms to its end,
+ * budget used, ms to its end, leases held]`; a window not open now reads 0 used and 0 ms.
+ */
+export type UsageReply = [number, number, number, number, number, number, number];
+
 /** After a run: give the lease back and charge its worker time to the budget window. */
 export interface ReleaseRequest {
   readonly key: string;
@@ -51,6 +58,8 @@ export interface ReleaseRequest {
 
 export interface LimitStore {
   decide(request: DecideRequest): Promise<DecideReply>;
+  /** What a client has used of one tool's limits (src/limits/usage.ts), read without counting. */
+  usage(key: string, tier: string): Promise<UsageReply>;
   /** Giving back a lease already given back or expired does nothing, so a retry is safe. */
   release(request: ReleaseRequest): Promise<void>;
 }

@@ -12,7 +12,7 @@ import { leasesKey } from './store.js';
  * One algorithm, two stores (docs/architecture.md, "The limiter"): the in-process store
  * (src/limits/decide.ts) and the Redis store (src/limits/lua/) are driven through the same
  * random sequences of decisions, releases, lost releases and clock moves, and must answer
- * alike at every step; the rate limit itself must count as rate-limiter-flexible's
+ * alike at every step, and read alike (the usage read of src/limits/usage.ts); the rate limit itself must count as rate-limiter-flexible's
  * BurstyRateLimiter does (the reference the algorithm was written from).
  */
 const policy = (over: Partial<StorePolicy>): StorePolicy => ({
@@ -85,6 +85,11 @@ describe('the two limit stores', () => {
         let ids = 0;
         // Every field and lease alike too, while the key lives (Redis may keep a dead one longer).
         const sameFields = async (key: string) => {
+          // The usage read (GET /api/usage) sees the same under every tier.
+          for (const { tier } of POLICIES)
+            expect(await shared.usage(key, tier), `usage ${tier} at ${now}`).toEqual(
+              memory.usageNow(key, tier),
+            );
           const mine = memory.peek(key);
           if (!mine) return;
           const theirs = await redis.client.hgetall(key);

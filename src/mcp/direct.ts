@@ -5,7 +5,8 @@ import {
 } from '@modelcontextprotocol/server';
 import type { RunResult } from '../run/run-types.js';
 import { cacheMeta, toCallResult } from './call-result.js';
-import { type McpCaller, type McpParts, readResult, runCall, serverIdentity } from './server.js';
+import { USAGE_RESOURCE } from './resources.js';
+import { type McpCaller, type McpParts, readResult, readUsage, runCall, serverIdentity } from './server.js';
 
 /** What the /mcp route knows of a POST: its headers and its parsed body. */
 export interface DirectRequest {
@@ -98,6 +99,7 @@ async function resultOf(parts: McpParts, caller: McpCaller, route: Route): Promi
     return callJson(await runCall(parts, caller, name, (args ?? {}) as Record<string, unknown>));
   }
   if (method === 'resources/read') {
+    if (params.uri === USAGE_RESOURCE.uri) return JSON.stringify(await readUsage(parts, caller));
     const resource = typeof params.uri === 'string' ? parts.resources.get(params.uri) : undefined;
     return resource ? JSON.stringify(readResult(resource)) : null;
   }

@@ -1,4 +1,4 @@
-import type { McpResource, McpResourceTemplate } from './resources.js';
+import { type McpResource, type McpResourceTemplate, USAGE_RESOURCE } from './resources.js';
 import type { McpTool } from './tools.js';
 
 /** The three listing results, as objects (for the SDK's handlers) and as JSON text. */
@@ -22,7 +22,7 @@ export function mcpListings(
 ): McpListings {
   const toolList = { tools };
   const resourceList = {
-    resources: [...resources.values()].map(({ text: _text, ...listing }) => listing),
+    resources: [...[...resources.values()].map(({ text: _text, ...listing }) => listing), USAGE_RESOURCE],
   };
   const templateList = { resourceTemplates: [...templates] };
   return {

@@ -9,6 +9,17 @@ export interface McpResource {
   text: string;
 }
 
+/**
+ * The caller's own usage of the limits (docs/api.md, "Usage"): the answer of GET /api/usage,
+ * read when asked (not listed with a text: it is the caller's and changes with every run).
+ */
+export const USAGE_RESOURCE = {
+  uri: 'toolhub://usage',
+  name: 'usage',
+  title: 'Your usage of every tool’s limits',
+  mimeType: 'application/json',
+} as const;
+
 /** One MCP resource template (RFC 6570 level 1): how to name a resource without listing it. */
 export interface McpResourceTemplate {
   uriTemplate: string;

@@ -5,7 +5,7 @@ import { fromArguments } from '../run/input.js';
 import type { RunLog, RunResult } from '../run/run-types.js';
 import { toCallResult } from './call-result.js';
 import type { McpListings } from './listings.js';
-import type { McpResource } from './resources.js';
+import { type McpResource, USAGE_RESOURCE } from './resources.js';
 import { type McpTool, modeArgument } from './tools.js';
 
 /** Who is calling: counted by the same limits as an HTTP client with this identity. */
@@ -48,6 +48,7 @@ export function mcpServer(parts: McpParts, caller: McpCaller): Server {
   server.setRequestHandler('resources/list', async () => parts.listings.resources);
   server.setRequestHandler('resources/templates/list', async () => parts.listings.templates);
   server.setRequestHandler('resources/read', async (request) => {
+    if (request.params.uri === USAGE_RESOURCE.uri) return readUsage(parts, caller);
     const resource = parts.resources.get(request.params.uri);
     if (!resource) {
       throw new ProtocolError(
@@ -85,6 +86,12 @@ export async function runCall(
   });
   caller.onRun(name, result.ok ? null : result.error.code, requestId);
   return result;
+}
+
+/** The caller's usage (`toolhub://usage`) as a `resources/read` result: counted by the message limit like any message. */
+export async function readUsage(parts: McpParts, caller: McpCaller) {
+  const usage = await parts.hub.usage(caller.client, caller.tier);
+  return readResult({ ...USAGE_RESOURCE, text: JSON.stringify(usage, null, 2) });
 }
 
 /** A `resources/read` result. */

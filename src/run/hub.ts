@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import { TierPolicies } from '../auth/tiers.js';
+import { type Tier, TierPolicies } from '../auth/tiers.js';
 import { matchesEtag } from '../cache/content-key.js';
 import type { RunAddress, RunCache } from '../cache/run-cache.js';
 import type { ToolPolicy } from '../config/policy.js';
@@ -7,6 +7,8 @@ import { HubError } from '../errors.js';
 import type { Reservation } from '../http/memory-budget.js';
 import type { Lease, Limits } from '../limits/limits.js';
 import { type RateReport, rateReport } from '../limits/rate-report.js';
+import type { Usage } from '../limits/usage.js';
+import { usageReport } from '../limits/usage-report.js';
 import type { HubMetrics } from '../metrics.js';
 import type { RunOutcome } from '../pool/outcome.js';
 import type { ToolPool } from '../pool/pool.js';
@@ -63,6 +65,14 @@ export class Hub {
 
   get tools(): Map<string, RegisteredTool> {
     return this.parts.tools;
+  }
+
+  /** The caller's usage of every tool's limits under its tier (GET /api/usage, MCP `toolhub://usage`). */
+  usage(client: string, tier: Tier | undefined): Promise<Usage> {
+    const policies = [...this.parts.tools.keys()]
+      .sort()
+      .map((id) => [id, this.tierPolicies.get(id, tier)] as const);
+    return usageReport(this.parts.limits, client, tier?.name ?? '', policies);
   }
 
   /** What the result cache's in-process layer holds (the metrics). */

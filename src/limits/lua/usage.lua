@@ -1,0 +1,27 @@
+--[[
+  What one client has used of one tool's limits, read without counting anything: the steps
+  of readUsage() in src/limits/usage.ts, field for field (GET /api/usage).
+
+  Input:
+    KEYS[1]       the counters (<prefix>lim:{<toolId>:<client>})
+    KEYS[2]       the leases (<prefix>lim:{<toolId>:<client>}:l)
+    ARGV[1]       now in ms (0: Redis server time)
+    ARGV[2]       the tier whose rate counters count ('' without one)
+  Output:
+    rate used, ms to the rate window's end (0: no open window), burst used, ms to the burst
+    window's end, budget used, ms to the budget window's end, leases held
+]]
+-- @include now
+
+local tier = ARGV[2]
+local f = redis.call('HMGET', KEYS[1], 'c' .. tier, 'e' .. tier, 'b' .. tier, 'f' .. tier, 'u', 'v')
+local function open(count, ends)
+  local e = tonumber(ends) or 0
+  if e <= now then return 0, 0 end
+  return tonumber(count) or 0, e - now
+end
+local rate, rateMs = open(f[1], f[2])
+local burst, burstMs = open(f[3], f[4])
+local used, usedMs = open(f[5], f[6])
+local leases = redis.call('ZCOUNT', KEYS[2], '(' .. now, '+inf')
+return { rate, rateMs, burst, burstMs, used, usedMs, leases }

@@ -1,0 +1,100 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import type { State } from './decide.js';
+import type { UsageReply } from './store.js';
+
+export type { UsageReply };
+
+/** The in-process store's read: the steps of src/limits/lua/usage.lua. */
+export function readUsage(s: State | undefined, tier: string, now: number): UsageReply {
+  const h = s?.counters;
+  const open = (count: string, ends: string): [number, number] => {
+    const e = h?.get(ends) ?? 0;
+    return e <= now ? [0, 0] : [h?.get(count) ?? 0, e - now];
+  };
+  let leases = 0;
+  if (s && s.leasesExpireAt > now) for (const deadline of s.leases.values()) if (deadline > now) leases++;
+  return [
+    ...open(`c${tier}`, `e${tier}`),
+    ...open(`b${tier}`, `f${tier}`),
+    ...open('u', 'v'),
+    leases,
+  ] as UsageReply;
+}
+
+const count = { type: 'integer', minimum: 0 } as const;
+
+/** One tool's limits as they stand for the caller (GET /api/usage), declared once. */
+const TOOL_USAGE_SCHEMA = {
+  type: 'object',
+  required: ['rate', 'budget', 'concurrency'],
+  properties: {
+    rate: {
+      type: 'object',
+      description: 'The rate limit: runs per window, plus the burst once the limit is spent',
+      required: ['limit', 'burst', 'windowSec', 'used', 'remaining', 'resetSec'],
+      properties: {
+        limit: count,
+        burst: count,
+        windowSec: count,
+        used: {
+          ...count,
+          description: 'Runs counted in the open window (every attempt counts); 0 with none open',
+        },
+        remaining: { ...count, description: 'Runs still allowed in the window, the burst included' },
+        resetSec: { ...count, description: 'Seconds until the window ends; 0 with none open' },
+      },
+      additionalProperties: false,
+    },
+    budget: {
+      type: 'object',
+      description: 'The compute budget: worker milliseconds per window',
+      required: ['limitMs', 'windowSec', 'usedMs', 'remainingMs', 'resetSec'],
+      properties: {
+        limitMs: count,
+        windowSec: count,
+        usedMs: count,
+        remainingMs: count,
+        resetSec: { ...count, description: 'Seconds until the window ends; 0 with none open' },
+      },
+      additionalProperties: false,
+    },
+    concurrency: {
+      type: 'object',
+      description: "The client's cap on runs of the tool at once, across every instance",
+      required: ['limit', 'inFlight'],
+      properties: { limit: count, inFlight: count },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+/** The answer of GET /api/usage: the schema fastify serialises with and OpenAPI describes. */
+export const USAGE_SCHEMA = {
+  type: 'object',
+  required: ['ok', 'client', 'tier', 'store', 'tools', 'total'],
+  properties: {
+    ok: { const: true },
+    client: {
+      type: 'string',
+      description: 'Who the limits count: `key:<id>` for an API key, else the address',
+    },
+    tier: { type: ['string', 'null'], description: "The key's tier, or null" },
+    store: {
+      enum: ['redis', 'memory'],
+      description: 'Where the counters were read: redis (every instance) or this instance',
+    },
+    tools: { type: 'object', additionalProperties: TOOL_USAGE_SCHEMA, description: 'By toolId' },
+    total: {
+      type: 'object',
+      description: 'Summed over the tools: runs counted in their open windows, worker ms, runs in flight',
+      required: ['runs', 'computeMs', 'inFlight'],
+      properties: { runs: count, computeMs: count, inFlight: count },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+export type ToolUsage = FromSchema<typeof TOOL_USAGE_SCHEMA>;
+export type Usage = FromSchema<typeof USAGE_SCHEMA>;

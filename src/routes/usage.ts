@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { routeSchema } from '../catalogue/route-doc.js';
+import { ROUTE_DOCS } from '../catalogue/route-docs.js';
+import { HubError } from '../errors.js';
+import { callerOf } from '../http/caller.js';
+import type { StorePolicy } from '../limits/store.js';
+import type { Usage } from '../limits/usage.js';
+
+/** GET /api/usage is a read, not a run: its own limit per caller, 60 a minute (docs/api.md, "Usage"). */
+export const USAGE_READS: StorePolicy = {
+  tier: '',
+  limit: 60,
+  burst: 0,
+  windowMs: 60_000,
+  budgetMs: 0,
+  cap: 0,
+  leaseMs: 0,
+};
+
+/**
+ * `GET /api/usage` (docs/api.md, "Usage"): the caller's usage of every tool's limits. The
+ * IETF RateLimit-Policy header names the read's own policy and every tool's, RateLimit the
+ * read's own counter.
+ */
+export default async function usageRoutes(app: FastifyInstance): Promise<void> {
+  const doc = ROUTE_DOCS.usage;
+  app.get(doc.url, { config: { toolSurface: true }, schema: routeSchema(doc) }, async (request, reply) => {
+    const { client, tier } = callerOf(request);
+    const read = await app.limits.countUsageRead(client, USAGE_READS);
+    const own = `"usage";r=${read.remaining};t=${Math.ceil(read.resetMs / 1000)}`;
+    if (!read.allowed) {
+      throw new HubError('RATE_LIMITED', `at most ${USAGE_READS.limit} usage reads a minute; retry later`, {
+        headers: { RateLimit: own, 'Retry-After': read.retryAfterSec },
+      });
+    }
+    const usage: Usage = await app.hub.usage(client, tier);
+    const policies = Object.entries(usage.tools).map(
+      ([toolId, t]) => `"${toolId}";q=${t.rate.limit};w=${t.rate.windowSec}`,
+    );
+    return reply
+      .header('RateLimit', own)
+      .header('RateLimit-Policy', [`"usage";q=${USAGE_READS.limit};w=60`, ...policies].join(', '))
+      .send(usage);
+  });
+}
