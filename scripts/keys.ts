@@ -1,6 +1,6 @@
 // Manages the API keys file (docs/operations.md, "Securing the hub"):
 //   npm run keys -- tier add <name> --multiplier <n> | tier list | tier remove <name>
-//   npm run keys -- add <id> [--tier <name>] | revoke <id> | list
+//   npm run keys -- add <id> [--tier <name>] | revoke <id> | list | usage [id]
 // The file is --file <path>, else API_KEYS_FILE, else ./api-keys.json (npm runs scripts in
 // the project's root, where `API_KEYS_FILE=./api-keys.json npm start` finds it). A new key
 // is printed once and only its SHA-256 is written; send SIGHUP to the hub to load a change.
@@ -8,9 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type ApiKeysFile, readApiKeysFile, sha256 } from '../src/auth/api-keys.js';
+import { printUsage } from './keys-usage.js';
 
 const USAGE =
-  'usage: npm run keys -- add <id> [--tier <name>] | revoke <id> | list | ' +
+  'usage: npm run keys -- add <id> [--tier <name>] | revoke <id> | list | usage [id] | ' +
   'tier add <name> --multiplier <n> | tier list | tier remove <name>   [--file <path>]';
 
 const TIER_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
@@ -111,6 +112,8 @@ if (command === 'tier') {
   say(`revoked '${id}' in ${file}`);
 } else if (command === 'list') {
   for (const k of data.keys) process.stdout.write(`${k.id}${k.tier ? ` ${k.tier}` : ''}\n`);
+} else if (command === 'usage') {
+  process.exitCode = await printUsage(data, id);
 } else {
   fail(USAGE);
 }

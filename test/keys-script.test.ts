@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readApiKeysFile, sha256 } from '../src/auth/api-keys.js';
 import { projectRoot } from '../src/paths.js';
+import { buildTestApp, FIXTURE_TOOLS, REDIS_URL, redisPrefix, requireRedis } from './helpers.js';
 
 /**
  * `npm run keys` (scripts/keys.ts; docs/operations.md, "Securing the hub") as a newcomer
@@ -88,5 +89,42 @@ describe('npm run keys', () => {
     expect(keys(['add', 'team-c', '--file', other]).status).toBe(0);
     expect(readApiKeysFile(other).keys.map((k) => k.id)).toEqual(['team-b', 'team-c']);
     expect(existsSync(join(cwd, 'api-keys.json'))).toBe(false);
+  });
+
+  it("usage: what each key used of every tool, read from the hub's Redis", async () => {
+    await requireRedis();
+    expect(keys(['tier', 'add', 'pro', '--multiplier', '2']).status).toBe(0);
+    const key = keys(['add', 'team-a', '--tier', 'pro']).stdout.trim();
+    expect(keys(['add', 'team-b']).status).toBe(0);
+    const env = {
+      REDIS_URL,
+      REDIS_PREFIX: redisPrefix(),
+      API_KEYS_FILE: join(cwd, 'api-keys.json'),
+      EXTRA_TOOL_DIRS: FIXTURE_TOOLS,
+    };
+    const app = await buildTestApp(env);
+    try {
+      for (const text of ['one', 'two']) {
+        const res = await app.inject({ url: `/api/fx-echo/?text=${text}`, headers: { 'x-api-key': key } });
+        expect(res.statusCode).toBe(200);
+      }
+    } finally {
+      await app.close();
+    }
+    const all = keys(['usage'], env);
+    expect(all.status, all.stderr).toBe(0);
+    expect(all.stdout).toMatch(/^team-a \(tier pro\): 2 runs, \d+ ms of compute, 0 in flight$/m);
+    // The tier doubles the fixture's 1000 runs a minute.
+    expect(all.stdout).toMatch(
+      /^ {2}fx-echo: rate 2\/2000\+0 per 60 s \(resets in \d+ s\), budget \d+\/60000 ms, in flight 0\/8$/m,
+    );
+    expect(all.stdout).toMatch(/^team-b: 0 runs, 0 ms of compute, 0 in flight$/m);
+    const one = keys(['usage', 'team-b'], env);
+    expect(one.stdout).not.toContain('team-a');
+    expect(keys(['usage', 'nobody'], env).stderr).toContain("no key id 'nobody'");
+    const { REDIS_URL: _none, ...withoutRedis } = env;
+    const refused = keys(['usage'], withoutRedis);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain("usage reads the hub's Redis");
   });
 });

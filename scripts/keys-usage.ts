@@ -1,0 +1,69 @@
+// `npm run keys -- usage [id]` (docs/operations.md, "Usage per key"): what each key of the
+// file has used of every tool's limits now, read from the hub's Redis with the hub's own
+// configuration (REDIS_URL or REDIS_CLUSTER_NODES or REDIS_SENTINELS, REDIS_PREFIX,
+// POLICY_FILE, EXTRA_TOOL_DIRS) and the same read as GET /api/usage.
+import type { ApiKeysFile } from '../src/auth/api-keys.js';
+import { TierPolicies } from '../src/auth/tiers.js';
+import { loadConfig } from '../src/config/index.js';
+import { resolvePolicies } from '../src/config/policy.js';
+import { Limits } from '../src/limits/limits.js';
+import { LimiterRedis } from '../src/limits/redis-client.js';
+import { usageReport } from '../src/limits/usage-report.js';
+import { scanTools } from '../src/registry.js';
+
+/** Prints one block per key: the tools it used, then its totals. Returns the exit status. */
+export async function printUsage(data: ApiKeysFile, only: string | undefined): Promise<number> {
+  const keys = data.keys.filter((k) => only === undefined || k.id === only);
+  if (only !== undefined && keys.length === 0) {
+    process.stderr.write(`keys: no key id '${only}'\n`);
+    return 2;
+  }
+  const config = loadConfig(process.env);
+  if (!config.redis) {
+    process.stderr.write(
+      "keys: usage reads the hub's Redis: set REDIS_URL (or REDIS_CLUSTER_NODES, REDIS_SENTINELS) as the hub has it; without Redis each instance counts in its own memory (GET /api/usage there)\n",
+    );
+    return 2;
+  }
+  const tools = await scanTools(config.extraToolDirs);
+  const policies = resolvePolicies(
+    [...tools.values()].map((t) => t.def),
+    config.env,
+    config.policyFile,
+  );
+  const redis = new LimiterRedis(config.redis, 2000);
+  try {
+    await new Promise((resolve, reject) => {
+      redis.client.once('ready', resolve);
+      setTimeout(() => reject(new Error('Redis did not answer within 5 s')), 5000).unref();
+    });
+    const limits = new Limits(redis, config.env.REDIS_PREFIX, 0, () => 0);
+    const byTier = new TierPolicies(policies);
+    for (const key of keys) {
+      const tier = key.tier ? { name: key.tier, multiplier: data.tiers![key.tier]!.multiplier } : undefined;
+      const ids = [...policies.keys()].sort();
+      const usage = await usageReport(
+        limits,
+        `key:${key.id}`,
+        tier?.name ?? '',
+        ids.map((id) => [id, byTier.get(id, tier)] as const),
+      );
+      const { runs, computeMs, inFlight } = usage.total;
+      process.stdout.write(
+        `${key.id}${tier ? ` (tier ${tier.name})` : ''}: ${runs} runs, ${computeMs} ms of compute, ${inFlight} in flight\n`,
+      );
+      for (const [toolId, t] of Object.entries(usage.tools)) {
+        if (t.rate.used === 0 && t.budget.usedMs === 0 && t.concurrency.inFlight === 0) continue;
+        process.stdout.write(
+          `  ${toolId}: rate ${t.rate.used}/${t.rate.limit}+${t.rate.burst} per ${t.rate.windowSec} s (resets in ${t.rate.resetSec} s), budget ${t.budget.usedMs}/${t.budget.limitMs} ms, in flight ${t.concurrency.inFlight}/${t.concurrency.limit}\n`,
+        );
+      }
+    }
+    return 0;
+  } catch (err) {
+    process.stderr.write(`keys: ${(err as Error).message}\n`);
+    return 2;
+  } finally {
+    await redis.close();
+  }
+}
