@@ -22,6 +22,7 @@ import {
   type StorePolicy,
   type UsageReply,
 } from './store.js';
+import { StorePolicies } from './store-policies.js';
 import { WaitLines } from './wait-lines.js';
 
 export type { RateDecision, Refusal } from './decisions.js';
@@ -65,17 +66,17 @@ export class Limits {
   private readonly book = new LeaseBook();
   private readonly toolRuns = new ToolInFlight();
   private readonly lines = new WaitLines();
-  /** Store policies by tool policy and tier: the same object each time, so a call sends it once. */
-  private readonly storePolicies = new WeakMap<ToolPolicy, Map<string, StorePolicy>>();
+  private readonly storePolicies: StorePolicies;
 
   constructor(
     readonly redis: LimiterRedis | null,
     private readonly prefix: string,
     private readonly capWaitMs: number,
     /** A lease's life unless given back: the longest a run can live in the hub (src/app.ts). */
-    private readonly leaseMs: (policy: ToolPolicy) => number,
+    leaseMs: (policy: ToolPolicy) => number,
   ) {
     this.shared = redis ? new RedisStore(redis) : null;
+    this.storePolicies = new StorePolicies(leaseMs);
   }
 
   /** Gives a lease back to Redis: what the lease book retries with (bound once, off the hot path). */
@@ -83,7 +84,7 @@ export class Limits {
 
   async check(toolId: string, client: string, policy: ToolPolicy, opts: CheckOptions): Promise<Check> {
     const key = limitKey(this.prefix, toolId, client);
-    const sp = this.storePolicy(policy, opts.tier);
+    const sp = this.storePolicies.get(policy, opts.tier);
     const first = await this.decide(this.request(key, sp, 1, !opts.cached), true);
     const rate = rateDecision(policy, first.reply[0], first.reply[1], first.reply[2] === 1);
     if (!rate.allowed) return { ok: false, rate, refusal: rateSpent(toolId, policy, rate) };
@@ -228,28 +229,6 @@ export class Limits {
   private async toolSlot(toolId: string, policy: ToolPolicy, waitUntil: number): Promise<boolean> {
     const take = () => (this.toolRuns.tryAcquire(toolId, policy.maxInFlight) ? true : null);
     return take() ?? (await this.lines.acquire(toolId, waitUntil, async () => take())) ?? false;
-  }
-
-  private storePolicy(policy: ToolPolicy, tier: string): StorePolicy {
-    let byTier = this.storePolicies.get(policy);
-    if (!byTier) {
-      byTier = new Map();
-      this.storePolicies.set(policy, byTier);
-    }
-    let sp = byTier.get(tier);
-    if (!sp) {
-      sp = {
-        tier,
-        limit: policy.limit,
-        burst: Math.max(policy.burst, 0),
-        windowMs: policy.windowSec * 1000,
-        budgetMs: policy.computeBudgetMs,
-        cap: policy.maxInFlightPerClient,
-        leaseMs: this.leaseMs(policy),
-      };
-      byTier.set(tier, sp);
-    }
-    return sp;
   }
 }
 

@@ -13,13 +13,14 @@ import type { HubMetrics } from '../metrics.js';
 import type { RunOutcome } from '../pool/outcome.js';
 import type { ToolPool } from '../pool/pool.js';
 import type { RegisteredTool } from '../registry.js';
-import type { RunMeta, Surface } from '../run-meta.js';
+import type { RunMeta } from '../run-meta.js';
 import { quote } from '../shared/quote.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
 import { inputBytes, type ResolvedInput, validateInput } from './input.js';
 import type { RunMemory } from './run-memory.js';
 import { logFailure, roundMs, runRecord, toRunError } from './run-report.js';
 import type { RunCall, RunResult } from './run-types.js';
+import { checkSwitches } from './switches.js';
 
 export interface HubParts {
   tools: Map<string, RegisteredTool>;
@@ -109,7 +110,7 @@ export class Hub {
       queuedMs: 0,
     };
     try {
-      this.checkSwitches(def, policy, call.surface);
+      checkSwitches(this.parts.runtimeEnabled, def, policy, call.surface);
       const resolved = call.resolve(def);
       meta.mode = resolved.mode;
       const bytes = inputBytes(resolved);
@@ -220,17 +221,5 @@ export class Hub {
     if (rate) err.rateLimit ??= rate.info;
     this.parts.metrics.recordRun(runRecord(call, toolId, err.code));
     return { ok: false, error: err };
-  }
-
-  private checkSwitches(def: ToolDefinition, policy: ToolPolicy, surface: Surface): void {
-    if (!this.parts.runtimeEnabled) {
-      throw new HubError('RUNTIME_DISABLED', 'the tool runtime is switched off by the operator');
-    }
-    if (!policy.enabled) throw new HubError('TOOL_DISABLED', `${def.id} is switched off by the operator`);
-    // A batch item is a generic runtime call: the operator's switch closes both doors.
-    if ((surface === 'runtime' || surface === 'batch') && !policy.runtimeSurface) {
-      const paths = def.endpoints.map((e) => `${e.methods.join('/')} ${e.path}`).join(', ');
-      throw new HubError('TOOL_WRONG_SURFACE', `${def.id} is not callable on /api/tools/run/; use ${paths}`);
-    }
   }
 }
