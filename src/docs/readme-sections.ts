@@ -7,6 +7,7 @@ import type { RegisteredTool } from '../registry.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
 import { readExamples } from './examples.js';
 import { numberWord } from './sections.js';
+import { cacheableWhen } from './skill-sections.js';
 
 /** The project's documents that carry generated sections, relative to the project root. */
 export const GENERATED_DOCS = ['README.md', 'docs/api.md', 'docs/operations.md', 'docs/tools.md'] as const;
@@ -207,16 +208,7 @@ function policyTable(tools: readonly ToolDefinition[]): string {
 
 /** Which tools' results are cacheable and carry an ETag (their `deterministic` declaration). */
 function cacheableTable(tools: readonly ToolDefinition[]): string {
-  const rows = tools.map((t) => {
-    const d = t.deterministic;
-    const when =
-      d === true
-        ? 'always'
-        : d === false
-          ? 'never'
-          : `when ${d.whenGiven.map((f) => `\`${f}\``).join(' and ')} ${d.whenGiven.length > 1 ? 'are' : 'is'} given`;
-    return `| ${t.id} | ${when} |`;
-  });
+  const rows = tools.map((t) => `| ${t.id} | ${cacheableWhen(t)} |`);
   return ['| toolId | cacheable, with an ETag |', '|---|---|', ...rows].join('\n');
 }
 

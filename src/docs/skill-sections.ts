@@ -8,7 +8,7 @@ import type { ToolDefinition } from '../shared/tool-def.js';
  * are the numbers the hub enforces. Prose around them is written by hand.
  */
 export function skillSections(def: ToolDefinition, policy: ToolPolicy): Record<string, string> {
-  return { inputs: inputsTable(def), endpoints: endpointsList(def), limits: limitsTable(policy) };
+  return { inputs: inputsTable(def), endpoints: endpointsList(def), limits: limitsTable(def, policy) };
 }
 
 function inputsTable(def: ToolDefinition): string {
@@ -70,12 +70,28 @@ function endpointsList(def: ToolDefinition): string {
   return lines.join('\n');
 }
 
-function limitsTable(p: ToolPolicy): string {
+function limitsTable(def: ToolDefinition, p: ToolPolicy): string {
+  const when = cacheableWhen(def);
+  const cache =
+    when === 'never'
+      ? 'Results are not deterministic: no ETag, never cached.'
+      : `Deterministic (${when}): the same input gives the same result, and every success carries an \`ETag\`; send it back as \`If-None-Match\` and the answer is 304 with nothing run. Result cache: ${p.cacheTtlSec > 0 ? `on, ${p.cacheTtlSec} s` : 'off'}.`;
   return [
     '| limit | burst | windowSec | inputMaxBytes | timeoutMs | computeBudgetMs | maxInFlightPerClient | riskClass |',
     '|---|---|---|---|---|---|---|---|',
     `| ${p.limit} | ${p.burst} | ${p.windowSec} | ${p.inputMaxBytes} | ${p.timeoutMs} | ${p.computeBudgetMs} | ${p.maxInFlightPerClient} | ${p.riskClass} |`,
+    '',
+    cache,
   ].join('\n');
+}
+
+/** When a tool's results are cacheable and carry an ETag, from its `deterministic` declaration. */
+export function cacheableWhen(def: ToolDefinition): string {
+  const d = def.deterministic;
+  if (d === true) return 'always';
+  if (d === false) return 'never';
+  const fields = d.whenGiven.map((f) => `\`${f}\``).join(' and ');
+  return `when ${fields} ${d.whenGiven.length > 1 ? 'are' : 'is'} given`;
 }
 
 function cell(text: string): string {
