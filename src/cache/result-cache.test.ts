@@ -60,7 +60,7 @@ describe('ResultCache with Redis', () => {
     const key = uniqueKey();
     const json = JSON.stringify({ ok: true, result: { n: 1, text: 'ünïcödé ✓' } });
     expect(await b.get(key)).toBeUndefined();
-    expect(a.set(key, json, 60)).toBe(true);
+    expect(await a.set(key, json, 60)).toBe(true);
     const hit = await eventually('the entry on the other instance', () => b.get(key));
     expect(hit).toMatchObject({ json, layer: 'shared' });
     expect(hit.ttlSec).toBeGreaterThan(0);
@@ -85,7 +85,7 @@ describe('ResultCache with Redis', () => {
     const writer = cache();
     const reader = cache({ memoryBytes: 1_000_000 });
     const key = uniqueKey();
-    writer.set(key, '{"v":1}', 60);
+    await writer.set(key, '{"v":1}', 60);
     const first = await eventually('the entry from Redis', () => reader.get(key));
     expect(first.layer).toBe('shared');
     const second = await reader.get(key);
@@ -98,7 +98,7 @@ describe('ResultCache with Redis', () => {
     expect(await writer.get(key)).toBeUndefined();
 
     const own = uniqueKey();
-    reader.set(own, '"mine"', 60);
+    await reader.set(own, '"mine"', 60);
     expect(await reader.get(own)).toMatchObject({ json: '"mine"', layer: 'memory' });
   });
 
@@ -117,11 +117,11 @@ describe('ResultCache with Redis', () => {
     const keys = cases.map(() => uniqueKey());
     for (const [i, [json, stored]] of cases.entries()) {
       expect(Buffer.byteLength(json) <= 10, json).toBe(stored);
-      expect(a.set(keys[i]!, json, 60), json).toBe(stored);
+      expect(await a.set(keys[i]!, json, 60), json).toBe(stored);
     }
     // A write after them all: once it is in Redis, the ones before it would be too.
     const marker = uniqueKey();
-    expect(a.set(marker, '1', 60)).toBe(true);
+    expect(await a.set(marker, '1', 60)).toBe(true);
     await eventually('the marker entry', () => b.get(marker));
     for (const [i, [json, stored]] of cases.entries()) {
       const onA = await a.get(keys[i]!);
@@ -141,7 +141,7 @@ describe('ResultCache with Redis', () => {
     const a = cache();
     const b = cache();
     const key = uniqueKey();
-    a.set(key, '{"short":true}', 1);
+    await a.set(key, '{"short":true}', 1);
     // The entry may already be gone on a slow machine: a hit, if any, says ≤ 1 s.
     const hit = await b.get(key);
     if (hit) {
@@ -162,7 +162,7 @@ describe('ResultCache with Redis', () => {
   it('drops an expired entry from memory too', async () => {
     const a = cache({ memoryBytes: 1_000_000 });
     const key = uniqueKey();
-    a.set(key, '"brief"', 1);
+    await a.set(key, '"brief"', 1);
     const hit = await a.get(key);
     if (hit) expect(hit.ttlSec).toBeLessThanOrEqual(1);
     await eventually('the memory entry to expire', async () =>
@@ -210,19 +210,19 @@ describe('ResultCache with Redis', () => {
       const a = new ResultCache(opts);
       const b = new ResultCache(opts);
       const before = uniqueKey();
-      expect(a.set(before, '"before"', 60)).toBe(true);
+      expect(await a.set(before, '"before"', 60)).toBe(true);
       await eventually('the entry before the stop', () => b.get(before));
 
       await priv.stop();
       // Whether the client has noticed yet or not: a miss, never a throw.
       for (let i = 0; i < 5; i++) {
         await expect(b.get(before)).resolves.toBeUndefined();
-        expect(a.set(uniqueKey(), '"while away"', 60)).toBe(true);
+        expect(await a.set(uniqueKey(), '"while away"', 60)).toBe(true);
         await sleep(20);
       }
       await eventually('the client to notice', async () => (lr!.usable() ? undefined : true));
       await expect(b.get(before)).resolves.toBeUndefined();
-      expect(a.set(uniqueKey(), '"while away"', 60)).toBe(true);
+      expect(await a.set(uniqueKey(), '"while away"', 60)).toBe(true);
 
       await priv.start();
       // Back: a fresh entry travels through Redis again (the old one died with the process).
@@ -230,7 +230,7 @@ describe('ResultCache with Redis', () => {
       const hit = await eventually(
         'the cache to work again',
         async () => {
-          a.set(after, '"after"', 60);
+          await a.set(after, '"after"', 60);
           return b.get(after);
         },
         20_000,
@@ -249,14 +249,14 @@ describe('ResultCache without Redis', () => {
     const mem = new ResultCache({ redis: null, prefix, maxEntryBytes: 100, memoryBytes: 10_000 });
     const key = uniqueKey();
     expect(await mem.get(key)).toBeUndefined();
-    expect(mem.set(key, '[1]', 60)).toBe(true);
+    expect(await mem.set(key, '[1]', 60)).toBe(true);
     const hit: CacheHit | undefined = await mem.get(key);
     expect(hit).toMatchObject({ json: '[1]', layer: 'memory' });
     expect(hit!.ttlSec).toBeGreaterThan(0);
     expect(hit!.ttlSec).toBeLessThanOrEqual(60);
 
     const none = new ResultCache({ redis: null, prefix, maxEntryBytes: 100, memoryBytes: 0 });
-    expect(none.set(key, '[1]', 60)).toBe(true);
+    expect(await none.set(key, '[1]', 60)).toBe(true);
     expect(await none.get(key)).toBeUndefined();
   });
 });

@@ -67,9 +67,10 @@ export class ResultCache {
 
   /**
    * Stores a result for `ttlSec` unless it is over the size bound; false when it was not
-   * stored. The Redis write is not awaited: the answer does not wait for it.
+   * stored. The Redis write is awaited (bounded by the command timeout, skipped while Redis
+   * is away): once a miss is answered, every replica finds its result.
    */
-  set(key: string, json: string, ttlSec: number): boolean {
+  async set(key: string, json: string, ttlSec: number): Promise<boolean> {
     // A UTF-8 byte is at most 3 per UTF-16 unit: most results pass without counting.
     if (json.length * 3 > this.opts.maxEntryBytes && Buffer.byteLength(json) > this.opts.maxEntryBytes)
       return false;
@@ -77,9 +78,12 @@ export class ResultCache {
     this.memory.set(key, json, expiresAt);
     const redis = this.opts.redis;
     if (redis?.usable()) {
-      redis.client.set(this.redisKey(key), `${expiresAt}\n${json}`, 'PX', ttlSec * 1000).catch(() => {
-        // Best effort: the next replica computes the result again.
-      });
+      try {
+        await redis.client.set(this.redisKey(key), `${expiresAt}\n${json}`, 'PX', ttlSec * 1000);
+      } catch (err) {
+        // Best effort: another replica computes the result again.
+        if ((err as Error).name !== 'ReplyError') redis.failed('result cache write');
+      }
     }
     return true;
   }

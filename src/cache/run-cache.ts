@@ -74,10 +74,19 @@ export class RunCache {
   }
 
   /** After a successful run: what the cache does with its result. */
-  keep(toolId: string, address: RunAddress | null, json: string, ttlSec: number): CacheOutcome {
+  keep(
+    toolId: string,
+    address: RunAddress | null,
+    json: string,
+    ttlSec: number,
+  ): CacheOutcome | Promise<CacheOutcome> {
     if (address === null) return { status: 'bypass', reason: 'not-deterministic' };
     if (ttlSec <= 0) return { status: 'bypass', reason: 'off' };
-    const stored = this.store.set(address.key, json, ttlSec);
+    return this.stored(toolId, address.key, json, ttlSec);
+  }
+
+  private async stored(toolId: string, key: string, json: string, ttlSec: number): Promise<CacheOutcome> {
+    const stored = await this.store.set(key, json, ttlSec);
     if (stored) this.metrics.recordCacheStore(toolId);
     return { status: 'miss', stored };
   }

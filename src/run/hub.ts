@@ -180,7 +180,9 @@ export class Hub {
         logFailure(call, outcome, policy);
         return { ok: false, error: toRunError(outcome, meta, rate) };
       }
-      const kept = cache.keep(def.id, address, outcome.json, policy.cacheTtlSec);
+      // A store is awaited (every replica has the result once it is answered); a bypass takes no turn.
+      let kept = cache.keep(def.id, address, outcome.json, policy.cacheTtlSec);
+      if (kept instanceof Promise) kept = await kept;
       return { ok: true, toolId: def.id, resultJson: outcome.json, meta, rate, cache: kept, ...etag };
     } catch (err) {
       return this.fail(call, def.id, meta, rate, err);
