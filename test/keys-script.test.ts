@@ -28,7 +28,8 @@ function keys(args: string[], env: Record<string, string> = {}) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-describe('npm run keys', () => {
+// Each test spawns the script (tsx) several times: on a loaded machine that is tens of seconds.
+describe('npm run keys', { timeout: 180_000 }, () => {
   it('with no API_KEYS_FILE: a tier, then a key in it, in ./api-keys.json, saying where and how to start the hub', () => {
     const tier = keys(['tier', 'add', 'pro', '--multiplier', '10']);
     expect(tier.status).toBe(0);
