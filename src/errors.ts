@@ -74,6 +74,21 @@ export interface RateLimitInfo {
   remaining: number;
   resetMs: number;
   retryAfterSec: number;
+  /** On a refusal by the limiter: which limit refused (docs/api.md, "Quotas"). */
+  scope?: 'rate' | 'budget' | 'concurrency' | 'quota';
+  /** On a quota refusal: the quota that is used up. */
+  quota?: QuotaInfo;
+}
+
+/** A quota that refused a run: whose, which window, what it counts, and when it starts again. */
+export interface QuotaInfo {
+  per: 'tool' | 'key';
+  window: 'day' | 'month';
+  kind: 'runs' | 'computeMs';
+  limit: number;
+  used: number;
+  /** The window's end: the next UTC midnight, or the first of the next month. */
+  resetAt: string;
 }
 
 export interface HubErrorOptions {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { lazyValidator } from '../ajv.js';
 import { ConfigError } from '../config/env.js';
+import { QUOTA_SCHEMA } from '../limits/quota.js';
 import type { Tier } from './tiers.js';
 
 /** The API_KEYS_FILE, declared once as plain JSON Schema: its type is derived from it (json-schema-to-ts). */
@@ -16,7 +17,10 @@ export const API_KEYS_SCHEMA = {
         '^[a-z0-9][a-z0-9_-]{0,31}$': {
           type: 'object',
           required: ['multiplier'],
-          properties: { multiplier: { type: 'number', exclusiveMinimum: 0, maximum: 10000 } },
+          properties: {
+            multiplier: { type: 'number', exclusiveMinimum: 0, maximum: 10000 },
+            quota: QUOTA_SCHEMA,
+          },
           additionalProperties: false,
         },
       },
@@ -95,11 +99,12 @@ export class ApiKeys {
   /** Reads the file again (SIGHUP): keys added or revoked without a restart. Throws ConfigError, keeping the old keys. */
   reload(): number {
     const file = readApiKeysFile(this.path);
+    // One object per tier: the limiter's view of a tier is made once per object (src/limits/store-policies.ts).
+    const tiers = new Map<string, Tier>();
+    for (const [name, t] of Object.entries(file.tiers ?? {}))
+      tiers.set(name, { name, multiplier: t.multiplier, ...(t.quota ? { quota: t.quota } : {}) });
     this.keys = file.keys.map((key) => ({
-      owner: {
-        id: key.id,
-        ...(key.tier ? { tier: { name: key.tier, multiplier: file.tiers![key.tier]!.multiplier } } : {}),
-      },
+      owner: { id: key.id, ...(key.tier ? { tier: tiers.get(key.tier)! } : {}) },
       digest: Buffer.from(key.sha256, 'hex'),
     }));
     return this.keys.length;

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { lazyValidator } from '../ajv.js';
+import { QUOTA_SCHEMA, type Quota } from '../limits/quota.js';
 import type { RiskClass, ToolDefinition } from '../shared/tool-def.js';
 import { ConfigError, type EnvConfig } from './env.js';
 import { yamlModule } from './yaml.js';
@@ -17,6 +18,8 @@ export interface ToolPolicy {
   maxInFlight: number;
   maxInFlightPerClient: number;
   computeBudgetMs: number;
+  /** Runs and worker ms per client a UTC day and month (src/limits/quota.ts); none when absent. */
+  quota?: Quota;
   networkEnabled: false;
   supportsStreaming: false;
   riskClass: RiskClass;
@@ -49,6 +52,7 @@ export const POLICY_OVERRIDE_SCHEMA = {
     maxInFlight: int(1, 100_000),
     maxInFlightPerClient: int(1, 100_000),
     computeBudgetMs: int(1, 1_000_000_000_000),
+    quota: QUOTA_SCHEMA,
   },
 } as const;
 

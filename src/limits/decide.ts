@@ -1,3 +1,4 @@
+import { dayEndOf, monthEndOf } from './calendar.js';
 import type { DecideReply, ReleaseRequest, StorePolicy } from './store.js';
 
 /**
@@ -10,7 +11,9 @@ import type { DecideReply, ReleaseRequest, StorePolicy } from './store.js';
  *   and BurstyRateLimiter: a window opens on its first count, every attempt counts, the burst
  *   counts only past the limit); `u`/`v` the budget used and its window's end (opened by its
  *   first charge); `x` when the state expires: raised, with EXPIRY_SLACK_MS to spare, only
- *   when an end or a deadline outlives it;
+ *   when an end or a deadline outlives it; quotas (src/limits/quota.ts) `dr`/`dm`/`de` the
+ *   runs, worker ms and end of the UTC day, `mr`/`mm`/`me` of the UTC month, in these
+ *   counters for a quota per tool and in the client's quota state for one per key;
  * - leases (a Redis sorted set): each lease's deadline by its id, counted as they are and
  *   pruned (those past their deadline) only at the cap; `expiresAt` is the set's own expiry,
  *   set when it is created or `x` grows (Redis keeps it apart from the counters').
@@ -28,7 +31,33 @@ function expiry(x: number, need: number): number | null {
   return need > x ? need + EXPIRY_SLACK_MS : null;
 }
 
-/** Counts and admits, changing `s`; answers as decide.lua does. */
+const QUSED = ['dr', 'dm', 'mr', 'mm'] as const;
+const QEND = ['de', 'de', 'me', 'me'] as const;
+
+/** A quota window that has ended starts again, ending with its UTC day or month. */
+function roll(h: Map<string, number>, now: number, monthEnd: number): void {
+  if ((h.get('de') ?? 0) <= now) {
+    h.set('dr', 0);
+    h.set('dm', 0);
+    h.set('de', dayEndOf(now));
+  }
+  if ((h.get('me') ?? 0) <= now) {
+    h.set('mr', 0);
+    h.set('mm', 0);
+    h.set('me', monthEnd);
+  }
+}
+
+/** Whether the policy has a quota per tool (`[0, 4)`) or per key (`[4, 8)`). */
+function hasQuota(p: StorePolicy, from: number): boolean {
+  for (let j = from; j < from + 4; j++) if (p.quotas[j]! >= 0) return true;
+  return false;
+}
+
+/**
+ * Counts and admits, changing `s` (and `q`, the client's quota state, when a quota per key
+ * applies); answers as decide.lua does.
+ */
 export function decide(
   s: State,
   p: StorePolicy,
@@ -36,6 +65,7 @@ export function decide(
   admit: boolean,
   leaseId: string,
   now: number,
+  quotaState: () => State,
 ): DecideReply {
   const h = s.counters;
   if (s.leasesExpireAt <= now) s.leases.clear();
@@ -68,7 +98,37 @@ export function decide(
   let pttl = -2;
   let n = 0;
   let created = false;
-  if (allowed === 1 && admit) {
+  let qs = 0;
+  let qi = -1;
+  let qused = 0;
+  let qms = 0;
+  let q: Map<string, number> | undefined;
+  const tq = hasQuota(p, 0);
+  const on = allowed === 1 && admit;
+  const quotaMap = (j: number) => (j < 4 ? h : q!);
+  if (on && (tq || hasQuota(p, 4))) {
+    const monthEnd = monthEndOf(now);
+    if (tq) {
+      roll(h, now, monthEnd);
+      need = Math.max(need, monthEnd);
+    }
+    if (hasQuota(p, 4)) {
+      q = quotaState().counters;
+      roll(q, now, monthEnd);
+      const grown = expiry(q.get('x') ?? 0, monthEnd);
+      if (grown !== null) q.set('x', grown);
+    }
+    qs = 1;
+    for (let j = 0; j < 8; j++) {
+      if (p.quotas[j]! < 0) continue;
+      const u = quotaMap(j).get(QUSED[j % 4]!)!;
+      if (u >= p.quotas[j]!) {
+        [qs, qi, qused, qms] = [2, j, u, quotaMap(j).get(QEND[j % 4]!)! - now];
+        break;
+      }
+    }
+  }
+  if (on && qs !== 2) {
     const end = h.get('v') ?? 0;
     if (end > now) {
       used = h.get('u') ?? 0;
@@ -87,6 +147,24 @@ export function decide(
         created = n === 0;
         n++;
         need = Math.max(need, deadline);
+        // A quota counts each admitted run.
+        for (const m of tq ? [h, q] : [q]) {
+          if (!m) continue;
+          m.set('dr', m.get('dr')! + 1);
+          m.set('mr', m.get('mr')! + 1);
+        }
+      }
+    }
+  }
+  if (qs === 1) {
+    // The most used quota (of what it allows), for the operator's gauge of tiers near theirs.
+    let best = -1;
+    for (let j = 0; j < 8; j++) {
+      if (p.quotas[j]! < 0) continue;
+      const u = quotaMap(j).get(QUSED[j % 4]!)!;
+      if (u / p.quotas[j]! > best) {
+        best = u / p.quotas[j]!;
+        [qi, qused, qms] = [j, u, quotaMap(j).get(QEND[j % 4]!)! - now];
       }
     }
   }
@@ -94,14 +172,29 @@ export function decide(
   const grown = expiry(x, need);
   if (grown !== null) h.set('x', grown);
   if (grown !== null || created) s.leasesExpireAt = grown ?? x;
-  return [consumed, ttl, allowed, used, pttl, n];
+  return [consumed, ttl, allowed, used, pttl, n, qs, qi, qused, qms];
 }
 
-/** Gives the lease back and charges the budget; as release.lua does. */
-export function release(s: State, r: ReleaseRequest, now: number): void {
+/** Gives the lease back and charges the budget and the quotas that apply; as release.lua does. */
+export function release(s: State, r: ReleaseRequest, now: number, quotaState: () => State): void {
   const h = s.counters;
   if (s.leasesExpireAt <= now) s.leases.clear();
   s.leases.delete(r.leaseId);
+  if (r.chargedMs > 0 && r.quotas !== 0) {
+    const monthEnd = monthEndOf(now);
+    for (const [bit, m] of [
+      [1, h],
+      [2, null],
+    ] as const) {
+      if ((r.quotas & bit) === 0) continue;
+      const c = m ?? quotaState().counters;
+      roll(c, now, monthEnd);
+      c.set('dm', c.get('dm')! + r.chargedMs);
+      c.set('mm', c.get('mm')! + r.chargedMs);
+      const grown = expiry(c.get('x') ?? 0, monthEnd);
+      if (grown !== null) c.set('x', grown);
+    }
+  }
   if (r.chargedMs > 0) {
     let end = h.get('v') ?? 0;
     if (end <= now) {

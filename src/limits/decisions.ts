@@ -1,5 +1,6 @@
 import type { ToolPolicy } from '../config/policy.js';
-import type { ErrorCode } from '../errors.js';
+import type { ErrorCode, QuotaInfo, RateLimitInfo } from '../errors.js';
+import { QUOTA_SLOTS } from './quota.js';
 
 /** The rate limit's answer for one run, as the client is told it (src/limits/rate-report.ts). */
 export interface RateDecision {
@@ -15,6 +16,9 @@ export interface Refusal {
   code: Extract<ErrorCode, 'RATE_LIMITED' | 'BUDGET_EXCEEDED' | 'CONCURRENCY_LIMIT'>;
   message: string;
   retryAfterSec: number;
+  /** Which limit refused: `rateLimit.scope` of the answer. */
+  scope: NonNullable<RateLimitInfo['scope']>;
+  quota?: QuotaInfo;
 }
 
 /**
@@ -39,6 +43,7 @@ export function rateSpent(toolId: string, policy: ToolPolicy, rate: RateDecision
     code: 'RATE_LIMITED',
     message: `rate limit of ${policy.limit} runs (+${policy.burst} burst) per ${policy.windowSec} s for ${toolId} is spent`,
     retryAfterSec: rate.retryAfterSec,
+    scope: 'rate',
   };
 }
 
@@ -47,6 +52,7 @@ export function budgetSpent(policy: ToolPolicy, msLeft: number): Refusal {
     code: 'BUDGET_EXCEEDED',
     message: `compute budget of ${policy.computeBudgetMs} ms per ${policy.windowSec} s for this tool is spent`,
     retryAfterSec: Math.max(1, Math.ceil((msLeft > 0 ? msLeft : policy.windowSec * 1000) / 1000)),
+    scope: 'budget',
   };
 }
 
@@ -55,6 +61,7 @@ export function clientCap(policy: ToolPolicy): Refusal {
     code: 'CONCURRENCY_LIMIT',
     message: `at most ${policy.maxInFlightPerClient} runs of this tool may be in flight per client`,
     retryAfterSec: 1,
+    scope: 'concurrency',
   };
 }
 
@@ -63,5 +70,32 @@ export function toolCap(toolId: string, policy: ToolPolicy): Refusal {
     code: 'CONCURRENCY_LIMIT',
     message: `${toolId} already has ${policy.maxInFlight} runs in flight on this instance`,
     retryAfterSec: 1,
+    scope: 'concurrency',
+  };
+}
+
+/**
+ * A quota used up (docs/api.md, "Quotas"): RATE_LIMITED for runs, BUDGET_EXCEEDED for worker
+ * time, with `scope: 'quota'` and `Retry-After` at the window's end (the next UTC midnight or
+ * first of the month), so a client can tell "come back tomorrow" from "wait a second".
+ */
+export function quotaSpent(
+  quotas: readonly number[],
+  slot: number,
+  used: number,
+  msLeft: number,
+  now: number,
+): Refusal {
+  const s = QUOTA_SLOTS[slot]!;
+  const limit = quotas[slot]!;
+  const resetAt = new Date(now + msLeft).toISOString();
+  const what = s.kind === 'runs' ? `${limit} runs` : `${limit} ms of worker time`;
+  const whose = s.per === 'tool' ? 'of this tool for this client' : 'for this key over every tool';
+  return {
+    code: s.kind === 'runs' ? 'RATE_LIMITED' : 'BUDGET_EXCEEDED',
+    message: `quota of ${what} per UTC ${s.window} ${whose} is used up; it resets at ${resetAt}`,
+    retryAfterSec: Math.max(1, Math.ceil(msLeft / 1000)),
+    scope: 'quota',
+    quota: { per: s.per, window: s.window, kind: s.kind, limit, used, resetAt },
   };
 }

@@ -13,7 +13,7 @@ import { testPolicy } from './test-policy.js';
  * and a release that failed during an outage is given back once Redis answers again.
  */
 const POLICY = testPolicy();
-const RUN = { cached: false, tier: '' };
+const RUN = { cached: false, tier: undefined };
 const outcome = (c: Check) => (c.ok ? (c.lease?.store ?? 'none') : c.refusal.code);
 /** The leases beside a client's key: [id, deadline] pairs. */
 const leasesIn = async (client: LimiterRedis, key: string) => {

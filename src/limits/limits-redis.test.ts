@@ -33,10 +33,10 @@ describe('limits on Redis', () => {
   it('decides every check of one turn in one call; a refused run takes no lease; charges add up', async () => {
     const limits = new Limits(redis, 'turn:', 0, () => 60_000);
     const policy = testPolicy({ limit: 2, burst: 0, maxInFlightPerClient: 5 });
-    await limits.check('warm', 'c', policy, { cached: true, tier: '' }); // loads the script
+    await limits.check('warm', 'c', policy, { cached: true, tier: undefined }); // loads the script
     const before = await scriptCalls();
     const checks = await Promise.all(
-      Array.from({ length: 4 }, () => limits.check('t', 'turn', policy, { cached: false, tier: '' })),
+      Array.from({ length: 4 }, () => limits.check('t', 'turn', policy, { cached: false, tier: undefined })),
     );
     expect(await scriptCalls()).toBe(before + 1);
     expect(checks.map((c) => (c.ok ? 'ok' : c.refusal.code))).toEqual([
@@ -51,7 +51,7 @@ describe('limits on Redis', () => {
     expect(await redis.client.hget(key, 'u')).toBe('14');
     // ...and reads that budget back: spent at 14 ms, the next run is refused for it.
     const spent = { ...policy, limit: 100, computeBudgetMs: 14 };
-    const again = await limits.check('t', 'turn', spent, { cached: false, tier: '' });
+    const again = await limits.check('t', 'turn', spent, { cached: false, tier: undefined });
     expect(again.ok ? 'ok' : again.refusal.code).toBe('BUDGET_EXCEEDED');
   });
 
@@ -64,7 +64,10 @@ describe('limits on Redis', () => {
     try {
       const sleeping = stall.client.call('DEBUG', 'SLEEP', '1').catch(() => null);
       await new Promise((r) => setTimeout(r, 50));
-      const check = await limits.check('t', 'c', testPolicy({ limit: 5 }), { cached: false, tier: '' });
+      const check = await limits.check('t', 'c', testPolicy({ limit: 5 }), {
+        cached: false,
+        tier: undefined,
+      });
       expect(check.ok && check.lease?.store).toBe('memory');
       expect(check.rate.remaining).toBe(4);
       expect(reasons.some((r) => r.startsWith('limits:'))).toBe(true);

@@ -1,7 +1,9 @@
+import type { Tier } from '../auth/tiers.js';
 import type { ToolPolicy } from '../config/policy.js';
 import {
   budgetSpent,
   clientCap,
+  quotaSpent,
   type RateDecision,
   type Refusal,
   rateDecision,
@@ -11,6 +13,7 @@ import {
 import { ToolInFlight } from './in-flight.js';
 import { LeaseBook } from './lease-book.js';
 import { MemoryStore } from './memory-store.js';
+import { quotaBits } from './quota.js';
 import type { LimiterRedis } from './redis-client.js';
 import { endOfTurn, RedisStore } from './redis-store.js';
 import {
@@ -18,6 +21,7 @@ import {
   type DecideRequest,
   limitKey,
   messageKey,
+  quotaKey,
   type ReleaseRequest,
   type StorePolicy,
   type UsageReply,
@@ -36,18 +40,29 @@ export interface Lease {
   /** Where the lease was taken, so it is given back to the same store. */
   readonly store: 'redis' | 'memory';
   readonly policy: ToolPolicy;
+  readonly quotaKey: string;
+  /** The quotas its worker time counts toward (ReleaseRequest.quotas). */
+  readonly quotas: number;
+}
+
+/** The most used of the quotas that apply to an admitted run, after it (the operator's gauge). */
+export interface QuotaUse {
+  slot: number;
+  used: number;
+  limit: number;
+  msLeft: number;
 }
 
 /** The decision of `check`: the rate limiter's answer always, and a lease or a refusal. */
 export type Check =
-  | { ok: true; rate: RateDecision; lease: Lease | null }
+  | { ok: true; rate: RateDecision; lease: Lease | null; quota?: QuotaUse }
   | { ok: false; rate: RateDecision; refusal: Refusal };
 
 export interface CheckOptions {
   /** The answer comes from the cache: the rate limit counts it, nothing else is taken. */
   cached: boolean;
-  /** The caller's tier ('' without one): its numbers are in `policy`, its counters its own. */
-  tier: string;
+  /** The caller's tier: its numbers are in `policy`, its counters and its quota its own. */
+  tier: Tier | undefined;
 }
 
 type Store = 'redis' | 'memory';
@@ -84,24 +99,22 @@ export class Limits {
 
   async check(toolId: string, client: string, policy: ToolPolicy, opts: CheckOptions): Promise<Check> {
     const key = limitKey(this.prefix, toolId, client);
+    const qKey = quotaKey(this.prefix, client);
     const sp = this.storePolicies.get(policy, opts.tier);
-    const first = await this.decide(this.request(key, sp, 1, !opts.cached), true);
+    const first = await this.decide(this.request(key, qKey, sp, 1, !opts.cached), true);
     const rate = rateDecision(policy, first.reply[0], first.reply[1], first.reply[2] === 1);
     if (!rate.allowed) return { ok: false, rate, refusal: rateSpent(toolId, policy, rate) };
     if (opts.cached) return { ok: true, rate, lease: null };
     const waitUntil = Date.now() + this.capWaitMs;
-    let admitted = this.admitted(toolId, client, key, policy, first);
-    if (!isLease(admitted) && admitted.code === 'CONCURRENCY_LIMIT') {
+    const at = { toolId, client, key, quotaKey: qKey, policy, sp };
+    let decided = first;
+    let admitted = this.admitted(at, first);
+    if (!isLease(admitted) && admitted.scope === 'concurrency') {
       // Past the client's cap: wait in the client's own line for one of its runs to end.
       const retry = async () => {
-        const again = this.admitted(
-          toolId,
-          client,
-          key,
-          policy,
-          await this.decide(this.request(key, sp, 0, true)),
-        );
-        return isLease(again) || again.code === 'BUDGET_EXCEEDED' ? again : null;
+        decided = await this.decide(this.request(key, qKey, sp, 0, true));
+        const again = this.admitted(at, decided);
+        return isLease(again) || again.scope !== 'concurrency' ? again : null;
       };
       admitted = (await this.lines.acquire(lineOf(toolId, client), waitUntil, retry)) ?? admitted;
     }
@@ -110,7 +123,9 @@ export class Limits {
       await this.giveBack(admitted, 0);
       return { ok: false, rate, refusal: toolCap(toolId, policy) };
     }
-    return { ok: true, rate, lease: admitted };
+    const [, , , , , , qs, slot, used, msLeft] = decided.reply;
+    if (qs !== 1) return { ok: true, rate, lease: admitted };
+    return { ok: true, rate, lease: admitted, quota: { slot, used, limit: sp.quotas[slot]!, msLeft } };
   }
 
   /**
@@ -138,11 +153,16 @@ export class Limits {
   }
 
   /**
-   * What `client` has used of `toolId`'s limits under `tier`, read without counting: from
-   * Redis while it serves, else from this instance's store.
+   * What `client` has used of `toolId`'s limits under `tier`, read without counting (with
+   * `toolId` null: its quotas per key, in the last six): from Redis while it serves, else
+   * from this instance's store.
    */
-  async usage(toolId: string, client: string, tier: string): Promise<{ reply: UsageReply; store: Store }> {
-    const key = limitKey(this.prefix, toolId, client);
+  async usage(
+    toolId: string | null,
+    client: string,
+    tier: string,
+  ): Promise<{ reply: UsageReply; store: Store }> {
+    const key = toolId === null ? quotaKey(this.prefix, client) : limitKey(this.prefix, toolId, client);
     if (this.shared && this.redis?.usable()) {
       try {
         return { reply: await this.shared.usage(key, tier), store: 'redis' };
@@ -154,7 +174,7 @@ export class Limits {
   }
 
   private async countRequests(key: string, points: number, policy: StorePolicy): Promise<RateDecision> {
-    const { reply } = await this.decide(this.request(key, policy, points, false), true);
+    const { reply } = await this.decide(this.request(key, key, policy, points, false), true);
     return rateDecision(policy, reply[0], reply[1], reply[2] === 1);
   }
 
@@ -163,8 +183,14 @@ export class Limits {
     return { held: this.book.held, unreleased: this.book.pending };
   }
 
-  private request(key: string, policy: StorePolicy, points: number, admit: boolean): DecideRequest {
-    return { key, policy, points, admit, leaseId: admit ? this.book.nextId() : '' };
+  private request(
+    key: string,
+    quotaKey: string,
+    policy: StorePolicy,
+    points: number,
+    admit: boolean,
+  ): DecideRequest {
+    return { key, quotaKey, policy, points, admit, leaseId: admit ? this.book.nextId() : '' };
   }
 
   /**
@@ -189,26 +215,34 @@ export class Limits {
   }
 
   /** The admission part of a decision as a lease or a refusal. */
-  private admitted(
-    toolId: string,
-    client: string,
-    key: string,
-    policy: ToolPolicy,
-    d: Decided,
-  ): Lease | Refusal {
-    const [, , , used, pttl, n] = d.reply;
+  private admitted(at: Admission, d: Decided): Lease | Refusal {
+    const [, , , used, pttl, n, qs, slot, qused, qms] = d.reply;
+    const { policy, sp } = at;
+    if (qs === 2) return quotaSpent(sp.quotas, slot, qused, qms, Date.now());
     if (used >= policy.computeBudgetMs) return budgetSpent(policy, pttl);
     if (n < 0) return clientCap(policy);
-    if (d.store === 'redis') this.book.taken(toolId);
-    return { toolId, client, key, id: d.leaseId, store: d.store, policy };
+    if (d.store === 'redis') this.book.taken(at.toolId);
+    const quotas = quotaBits(sp.quotas);
+    return {
+      toolId: at.toolId,
+      client: at.client,
+      key: at.key,
+      quotaKey: at.quotaKey,
+      id: d.leaseId,
+      store: d.store,
+      policy,
+      quotas,
+    };
   }
 
   private async giveBack(lease: Lease, workerMs: number): Promise<void> {
     const request: ReleaseRequest = {
       key: lease.key,
+      quotaKey: lease.quotaKey,
       leaseId: lease.id,
       chargedMs: Math.ceil(workerMs),
       windowMs: lease.policy.windowSec * 1000,
+      quotas: lease.quotas,
     };
     if (lease.store === 'redis' && this.shared && this.redis) {
       this.book.given(lease.toolId);
@@ -230,6 +264,16 @@ export class Limits {
     const take = () => (this.toolRuns.tryAcquire(toolId, policy.maxInFlight) ? true : null);
     return take() ?? (await this.lines.acquire(toolId, waitUntil, async () => take())) ?? false;
   }
+}
+
+/** Who and what a run's admission is for. */
+interface Admission {
+  toolId: string;
+  client: string;
+  key: string;
+  quotaKey: string;
+  policy: ToolPolicy;
+  sp: StorePolicy;
 }
 
 function isLease(x: Lease | Refusal): x is Lease {

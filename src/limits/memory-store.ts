@@ -21,15 +21,16 @@ export class MemoryStore implements LimitStore {
 
   /** The same decision without a promise (the in-process path takes no turn). */
   decideNow(r: DecideRequest): DecideReply {
-    return decide(this.state(r.key), r.policy, r.points, r.admit, r.leaseId, this.now());
+    const quota = () => this.state(r.quotaKey);
+    return decide(this.state(r.key), r.policy, r.points, r.admit, r.leaseId, this.now(), quota);
   }
 
   release(r: ReleaseRequest): Promise<void> {
-    release(this.state(r.key), r, this.now());
+    release(this.state(r.key), r, this.now(), () => this.state(r.quotaKey));
     return Promise.resolve();
   }
 
-  /** What a client has used of a tool's limits, read without counting. */
+  /** What a client has used of a tool's limits (or, on a quota key, of its quotas), read without counting. */
   usageNow(key: string, tier: string): UsageReply {
     return readUsage(this.peek(key), tier, this.now());
   }

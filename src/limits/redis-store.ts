@@ -16,7 +16,8 @@ const MAX_PER_CALL = 256;
  * The Redis limit store: decide.lua and release.lua (src/limits/lua/). The decisions of one
  * event-loop turn leave as one script call per kind (src/limits/redis-store.ts): every
  * request that arrived in the turn shares one write and one reply. A script call names only
- * declared keys, two per decision (its counters and its leases, in one hash slot); on a Redis
+ * declared keys, three per decision (its counters, its leases and the client's quotas, in the
+ * client's hash slot); on a Redis
  * Cluster, where a call's keys must share a slot, each call carries one decision, through
  * the same script.
  */
@@ -40,20 +41,20 @@ export class RedisStore implements LimitStore {
           index = policies.size;
           policies.set(r.policy, index);
           const p = r.policy;
-          head.push(p.tier, p.limit, p.burst, p.windowMs, p.budgetMs, p.cap, p.leaseMs);
+          head.push(p.tier, p.limit, p.burst, p.windowMs, p.budgetMs, p.cap, p.leaseMs, ...p.quotas);
         }
         args.push(index, r.points, r.admit ? 1 : 0, r.leaseId);
       }
       head[1] = policies.size;
-      const keys = reqs.flatMap((r) => [r.key, leasesKey(r.key)]);
+      const keys = reqs.flatMap((r) => [r.key, leasesKey(r.key), r.quotaKey]);
       return split(
         await redis.client.toolhubDecide(keys.length, ...keys, ...head, ...args),
-        6,
+        10,
       ) as DecideReply[];
     });
     this.releases = new TurnQueue(perCall, async (reqs) => {
-      const keys = reqs.flatMap((r) => [r.key, leasesKey(r.key)]);
-      const args = reqs.flatMap((r) => [r.leaseId, r.chargedMs, r.windowMs]);
+      const keys = reqs.flatMap((r) => [r.key, leasesKey(r.key), r.quotaKey]);
+      const args = reqs.flatMap((r) => [r.leaseId, r.chargedMs, r.windowMs, r.quotas]);
       await redis.client.toolhubRelease(keys.length, ...keys, now(), ...args);
       return reqs.map(() => undefined);
     });

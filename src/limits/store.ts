@@ -2,8 +2,8 @@
  * The limit store (docs/architecture.md, "The limiter"): one interface, two implementations
  * with one algorithm, in-process (src/limits/memory-store.ts, over src/limits/decide.ts) and
  * Redis (src/limits/redis-store.ts, over src/limits/lua/decide.lua and release.lua). Every
- * counter of one client's decision on one tool lives in one key, so a decision is one atomic
- * step on a single Redis, behind Sentinel and on a Cluster alike.
+ * key of one client shares one hash slot, so a decision is one atomic step on a single Redis,
+ * behind Sentinel and on a Cluster alike.
  */
 
 /** A tool's numbers as the store reads them (a policy, under a tier's counters). */
@@ -18,12 +18,19 @@ export interface StorePolicy {
   readonly cap: number;
   /** A lease's life unless given back: the longest a run can live in the hub. */
   readonly leaseMs: number;
+  /**
+   * The 8 quotas, -1 where none (src/limits/quota.ts, QUOTA_SLOTS): per tool runs and worker
+   * ms a UTC day, then a UTC month; then the same per key, over every tool.
+   */
+  readonly quotas: readonly number[];
 }
 
 /** One decision: count `points` against the rate limit, then, if asked and allowed, take a lease. */
 export interface DecideRequest {
   /** The client's key for the tool (src/limits/store.ts). */
   readonly key: string;
+  /** The client's quota key (quotaKey), read when a quota per key applies. */
+  readonly quotaKey: string;
   readonly policy: StorePolicy;
   /** Points to count (1 a run, n the messages of an MCP request); 0 leaves the rate limit alone. */
   readonly points: number;
@@ -33,27 +40,49 @@ export interface DecideRequest {
 }
 
 /**
- * `[consumed, msBeforeNext, allowed (1/0), budgetUsed, budgetPttl, leases]`: the main counter
- * after this count and the ms to its window's end (the burst's, if sooner and used); then,
- * when a lease was asked for and the rate allowed it, the budget used and the ms left of its
- * window (-2 with none), and the leases held with this one (-1 at the cap, 0 when the budget
- * is spent). Without the admission the last three are `0, -2, 0`.
+ * `[consumed, msBeforeNext, allowed (1/0), budgetUsed, budgetPttl, leases, quotaState,
+ * quotaSlot, quotaUsed, quotaMs]`: the main counter after this count and the ms to its
+ * window's end (the burst's, if sooner and used); then, when a lease was asked for and the
+ * rate allowed it, the budget used and the ms left of its window (-2 with none), and the
+ * leases held with this one (-1 at the cap, 0 when the budget or a quota is spent); without
+ * the admission `0, -2, 0`. Then the quotas: 0 none applies (or no admission was asked), 1
+ * within them, 2 one is spent; the slot (QUOTA_SLOTS) of the one spent, else of the most used
+ * (-1 with none), its use and the ms to its window's end.
  */
-export type DecideReply = [number, number, number, number, number, number];
+export type DecideReply = [number, number, number, number, number, number, number, number, number, number];
 
 /**
  * What one client has used of one tool's limits now, read without counting (GET /api/usage,
  * src/limits/usage.ts): `[rate used, ms to its window's end, burst used, ms to its end,
- * budget used, ms to its end, leases held]`; a window not open now reads 0 used and 0 ms.
+ * budget used, ms to its end, leases held, runs today, worker ms today, ms to the day's end,
+ * runs this month, worker ms this month, ms to the month's end]`; a window not open now reads
+ * 0 used and 0 ms. Read on a quota key, the last six are the client's totals.
  */
-export type UsageReply = [number, number, number, number, number, number, number];
+export type UsageReply = [
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+];
 
 /** After a run: give the lease back and charge its worker time to the budget window. */
 export interface ReleaseRequest {
   readonly key: string;
+  readonly quotaKey: string;
   readonly leaseId: string;
   readonly chargedMs: number;
   readonly windowMs: number;
+  /** Which quotas the worker time counts toward: bit 1 the tool's, bit 2 the key's. */
+  readonly quotas: number;
 }
 
 export interface LimitStore {
@@ -66,12 +95,19 @@ export interface LimitStore {
 
 /**
  * The limiter's Redis keys, named once. Per client and tool, one hash holds the counters of
- * their decisions (rate windows per tier, budget) and one sorted set beside it the leases
- * (src/limits/decide.ts); their hash tag (the braces) puts both in one Redis Cluster slot. The MCP message limit counts per client
- * under a tool id no tool can have (`@mcp`: tool ids are kebab-case).
+ * their decisions (rate windows per tier, budget, the tool's quotas) and one sorted set beside
+ * it the leases (src/limits/decide.ts); per client, one hash the quotas per key. Their hash
+ * tag (the braces: the client) puts every key of a client in one Redis Cluster slot, so one
+ * call decides over all of them. The MCP message limit and the usage reads count per client
+ * under tool ids no tool can have (`@mcp`, `@usage`: tool ids are kebab-case).
  */
 export function limitKey(prefix: string, toolId: string, client: string): string {
-  return `${prefix}lim:{${toolId}:${client}}`;
+  return `${prefix}lim:{${client}}:${toolId}`;
+}
+
+/** The client's quotas per key, over every tool. */
+export function quotaKey(prefix: string, client: string): string {
+  return limitKey(prefix, '@quota', client);
 }
 
 /** The sorted set of leases beside a counters key. */

@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REDIS_URL, redisPrefix, requireRedis } from '../../test/helpers.js';
+import { dayEndOf, monthEndOf } from './calendar.js';
 import { MemoryStore } from './memory-store.js';
+import { NO_QUOTAS, quotaBits } from './quota.js';
 import { LimiterRedis } from './redis-client.js';
 import { RedisStore } from './redis-store.js';
 import type { DecideReply, StorePolicy } from './store.js';
@@ -11,8 +13,8 @@ import { leasesKey } from './store.js';
 /**
  * One algorithm, two stores (docs/architecture.md, "The limiter"): the in-process store
  * (src/limits/decide.ts) and the Redis store (src/limits/lua/) are driven through the same
- * random sequences of decisions, releases, lost releases and clock moves, and must answer
- * alike at every step, and read alike (the usage read of src/limits/usage.ts); the rate limit itself must count as rate-limiter-flexible's
+ * random sequences of decisions, releases, lost releases and clock moves (across UTC days and
+ * months, for the quotas), and must answer alike at every step, and read alike (the usage read of src/limits/usage.ts); the rate limit itself must count as rate-limiter-flexible's
  * BurstyRateLimiter does (the reference the algorithm was written from).
  */
 const policy = (over: Partial<StorePolicy>): StorePolicy => ({
@@ -23,12 +25,27 @@ const policy = (over: Partial<StorePolicy>): StorePolicy => ({
   budgetMs: 500,
   cap: 2,
   leaseMs: 1500,
+  quotas: NO_QUOTAS,
   ...over,
 });
-const POLICIES = [policy({}), policy({ tier: 'pro', limit: 5, burst: 0, cap: 3, windowMs: 2500 })];
+const POLICIES = [
+  policy({}),
+  policy({ tier: 'pro', limit: 5, burst: 0, cap: 3, windowMs: 2500 }),
+  // Quotas per tool and per key (runs and ms a day, then a month), some small enough to bite.
+  policy({ limit: 6, cap: 3, quotas: [4, 400, 7, 900, 5, 700, 9, -1] }),
+  policy({ tier: 'pro', limit: 8, quotas: [-1, -1, -1, -1, 3, 300, 6, -1] }),
+];
 
 type Step =
-  | { kind: 'decide'; key: number; policy: number; points: number; admit: boolean; together: number }
+  | {
+      kind: 'decide';
+      key: number;
+      tool: number;
+      policy: number;
+      points: number;
+      admit: boolean;
+      together: number;
+    }
   | { kind: 'release'; lease: number; chargedMs: number; together: number }
   | { kind: 'lose'; lease: number }
   | { kind: 'wait'; ms: number };
@@ -39,7 +56,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('decide' as const),
       key: fc.integer({ min: 0, max: 1 }),
-      policy: fc.integer({ min: 0, max: 1 }),
+      tool: fc.integer({ min: 0, max: 1 }),
+      policy: fc.integer({ min: 0, max: POLICIES.length - 1 }),
       points: fc.integer({ min: 0, max: 3 }),
       admit: fc.boolean(),
       // Several in one turn: one script call that applies them in order.
@@ -60,81 +78,132 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 0, max: 2000 }) }),
   },
+  // A day or so at once: the quota windows end and start again.
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('wait' as const),
+      ms: fc.integer({ min: 86_000_000, max: 87_000_000 }),
+    }),
+  },
 );
 
 let redis: LimiterRedis;
+/** Quota keys live to the end of a month: the test's own are deleted after it. */
+const prefixes: string[] = [];
 beforeAll(async () => {
   await requireRedis();
   redis = new LimiterRedis(REDIS_URL, 5000);
   await new Promise((resolve) => redis.client.once('ready', resolve));
 });
-afterAll(async () => redis?.close());
+afterAll(async () => {
+  for (const prefix of prefixes) {
+    const keys = await redis.client.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.client.del(...keys);
+  }
+  await redis?.close();
+});
 
 describe('the two limit stores', () => {
   it('answer every step of the same random sequences alike', async () => {
     let run = 0;
+    // Decisions by quota state: none applied, within the quotas, one spent.
+    const seen = [0, 0, 0];
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { maxLength: 40 }), async (steps) => {
-        // Ahead of the real clock: Redis expires keys by its own time, so a key must not expire
-        // there before its (injected) time has come.
-        let now = Date.now() + 60_000;
-        const prefix = `${redisPrefix()}${run++}:`;
-        const memory = new MemoryStore(() => now);
-        const shared = new RedisStore(redis, () => now);
-        const leases: { key: string; id: string; windowMs: number }[] = [];
-        let ids = 0;
-        // Every field and lease alike too, while the key lives (Redis may keep a dead one longer).
-        const sameFields = async (key: string) => {
-          // The usage read (GET /api/usage) sees the same under every tier.
-          for (const { tier } of POLICIES)
-            expect(await shared.usage(key, tier), `usage ${tier} at ${now}`).toEqual(
-              memory.usageNow(key, tier),
-            );
-          const mine = memory.peek(key);
-          if (!mine) return;
-          const theirs = await redis.client.hgetall(key);
-          const live = Object.fromEntries([...mine.counters].map(([f, v]) => [f, String(v)]));
-          expect(Object.fromEntries(Object.entries(theirs).filter(([f]) => f in live))).toEqual(live);
-          if (mine.leasesExpireAt <= now) return;
-          const scored = await redis.client.zrange(leasesKey(key), '0', '-1', 'WITHSCORES');
-          const leases = new Map<string, number>();
-          for (let i = 0; i < scored.length; i += 2) leases.set(scored[i]!, Number(scored[i + 1]));
-          expect(leases).toEqual(mine.leases);
-        };
-        for (const s of steps) {
-          if (s.kind === 'wait') now += s.ms;
-          else if (s.kind === 'decide') {
-            const p = POLICIES[s.policy]!;
-            const key = `${prefix}lim:{t:${s.key}}`;
-            const rs = Array.from({ length: s.together }, () => ({
-              key,
-              policy: p,
-              points: s.points,
-              admit: s.admit,
-              leaseId: `${ids++}`,
-            }));
-            const mine = rs.map((r) => memory.decideNow(r));
-            const theirs = await Promise.all(rs.map((r) => shared.decide(r)));
-            expect(theirs, JSON.stringify({ step: s, now })).toEqual(mine);
-            await sameFields(key);
-            for (const [j, r] of rs.entries())
-              if (s.admit && (mine[j] as DecideReply)[5] > 0)
-                leases.push({ key: r.key, id: r.leaseId, windowMs: p.windowMs });
-          } else if (s.kind === 'release') {
-            const rs = leases.splice(0, s.together).map((lease) => ({
-              key: lease.key,
-              leaseId: lease.id,
-              chargedMs: s.chargedMs,
-              windowMs: lease.windowMs,
-            }));
-            for (const r of rs) await memory.release(r);
-            await Promise.all(rs.map((r) => shared.release(r)));
-            for (const r of new Set(rs.map((x) => x.key))) await sameFields(r);
-          } else if (leases.length > 0) leases.splice(s.lease % leases.length, 1);
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(step, { maxLength: 40 }),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 4000 }),
+        async (steps, atMonth, before) => {
+          // Ahead of the real clock: Redis expires keys by its own time, so a key must not expire
+          // there before its (injected) time has come. Just before a UTC day's or month's end.
+          const ahead = Date.now() + 60_000;
+          let now = Math.max(ahead, (atMonth ? monthEndOf(ahead) : dayEndOf(ahead)) - before);
+          const prefix = `${redisPrefix()}${run++}:`;
+          prefixes.push(prefix);
+          const touched = new Set<string>();
+          const memory = new MemoryStore(() => now);
+          const shared = new RedisStore(redis, () => now);
+          const leases: { key: string; quotaKey: string; id: string; windowMs: number; quotas: number }[] =
+            [];
+          let ids = 0;
+          // Every field and lease alike too, while the key lives (Redis may keep a dead one longer).
+          const sameFields = async (key: string) => {
+            // The usage read (GET /api/usage) sees the same under every tier.
+            for (const { tier } of POLICIES)
+              expect(await shared.usage(key, tier), `usage ${tier} at ${now}`).toEqual(
+                memory.usageNow(key, tier),
+              );
+            const mine = memory.peek(key);
+            if (!mine) return;
+            const theirs = await redis.client.hgetall(key);
+            const live = Object.fromEntries([...mine.counters].map(([f, v]) => [f, String(v)]));
+            expect(Object.fromEntries(Object.entries(theirs).filter(([f]) => f in live))).toEqual(live);
+            if (mine.leasesExpireAt <= now) return;
+            const scored = await redis.client.zrange(leasesKey(key), '0', '-1', 'WITHSCORES');
+            const leases = new Map<string, number>();
+            for (let i = 0; i < scored.length; i += 2) leases.set(scored[i]!, Number(scored[i + 1]));
+            expect(leases).toEqual(mine.leases);
+          };
+          for (const s of steps) {
+            if (s.kind === 'wait') {
+              now += s.ms;
+              // Redis expires keys by its own clock: what the injected clock has outlived goes now.
+              for (const k of touched) {
+                const at = Number(await redis.client.call('PEXPIRETIME', k));
+                if (at > 0 && at <= now) await redis.client.del(k);
+              }
+            } else if (s.kind === 'decide') {
+              const p = POLICIES[s.policy]!;
+              const key = `${prefix}lim:{${s.key}}:t${s.tool}`;
+              const quotaKey = `${prefix}lim:{${s.key}}:@quota`;
+              for (const k of [key, leasesKey(key), quotaKey]) touched.add(k);
+              const rs = Array.from({ length: s.together }, () => ({
+                key,
+                quotaKey,
+                policy: p,
+                points: s.points,
+                admit: s.admit,
+                leaseId: `${ids++}`,
+              }));
+              const mine = rs.map((r) => memory.decideNow(r));
+              const theirs = await Promise.all(rs.map((r) => shared.decide(r)));
+              expect(theirs, JSON.stringify({ step: s, now })).toEqual(mine);
+              for (const reply of mine) seen[reply[6]]++;
+              await sameFields(key);
+              await sameFields(quotaKey);
+              for (const [j, r] of rs.entries())
+                if (s.admit && (mine[j] as DecideReply)[5] > 0)
+                  leases.push({
+                    key,
+                    quotaKey,
+                    id: r.leaseId,
+                    windowMs: p.windowMs,
+                    quotas: quotaBits(p.quotas),
+                  });
+            } else if (s.kind === 'release') {
+              const rs = leases.splice(0, s.together).map((lease) => ({
+                key: lease.key,
+                quotaKey: lease.quotaKey,
+                leaseId: lease.id,
+                chargedMs: s.chargedMs,
+                windowMs: lease.windowMs,
+                quotas: lease.quotas,
+              }));
+              for (const r of rs) await memory.release(r);
+              await Promise.all(rs.map((r) => shared.release(r)));
+              for (const r of new Set(rs.flatMap((x) => [x.key, x.quotaKey]))) await sameFields(r);
+            } else if (leases.length > 0) leases.splice(s.lease % leases.length, 1);
+          }
+        },
+      ),
       { numRuns: 250 },
     );
+    // The sequences reached every state of the quotas, a refusal included.
+    expect(
+      seen.every((n) => n > 0),
+      JSON.stringify(seen),
+    ).toBe(true);
   }, 120_000);
 });
 
@@ -169,6 +238,7 @@ describe('the rate limit against rate-limiter-flexible', () => {
             );
             const [consumed, msBeforeNext, allowed] = ours.decideNow({
               key: 'c',
+              quotaKey: 'q',
               policy: p,
               points: 1,
               admit: false,

@@ -13,11 +13,19 @@ export function readUsage(s: State | undefined, tier: string, now: number): Usag
   };
   let leases = 0;
   if (s && s.leasesExpireAt > now) for (const deadline of s.leases.values()) if (deadline > now) leases++;
+  const [dr, dayMs] = open('dr', 'de');
+  const [mr, monthMs] = open('mr', 'me');
   return [
     ...open(`c${tier}`, `e${tier}`),
     ...open(`b${tier}`, `f${tier}`),
     ...open('u', 'v'),
     leases,
+    dr,
+    dayMs > 0 ? (h?.get('dm') ?? 0) : 0,
+    dayMs,
+    mr,
+    monthMs > 0 ? (h?.get('mm') ?? 0) : 0,
+    monthMs,
   ] as UsageReply;
 }
 

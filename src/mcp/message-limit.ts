@@ -1,4 +1,5 @@
 import type { Limits } from '../limits/limits.js';
+import { NO_QUOTAS } from '../limits/quota.js';
 import type { StorePolicy } from '../limits/store.js';
 
 /** The answer to one /mcp request's messages: allowed, or refused until `retryAfterSec`. */
@@ -34,6 +35,7 @@ export class McpMessageLimit {
       budgetMs: 0,
       cap: 0,
       leaseMs: 0,
+      quotas: NO_QUOTAS,
     };
   }
 

@@ -3,6 +3,7 @@ import { routeSchema } from '../catalogue/route-doc.js';
 import { ROUTE_DOCS } from '../catalogue/route-docs.js';
 import { HubError } from '../errors.js';
 import { callerOf } from '../http/caller.js';
+import { NO_QUOTAS } from '../limits/quota.js';
 import type { StorePolicy } from '../limits/store.js';
 import type { Usage } from '../limits/usage.js';
 
@@ -15,6 +16,7 @@ export const USAGE_READS: StorePolicy = {
   budgetMs: 0,
   cap: 0,
   leaseMs: 0,
+  quotas: NO_QUOTAS,
 };
 
 /**

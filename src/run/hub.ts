@@ -144,7 +144,7 @@ export class Hub {
           : await cache.lookup(def.id, address.key);
       const check = await this.parts.limits.check(def.id, call.client, policy, {
         cached: validated || hit !== undefined,
-        tier: call.tier?.name ?? '',
+        tier: call.tier,
       });
       rate = rateReport(def.id, policy, check.rate, check.ok ? 0 : check.refusal.retryAfterSec);
       if (!check.ok) {

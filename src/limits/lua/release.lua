@@ -1,64 +1,102 @@
 --[[
-  After runs: give each lease back and charge the run's worker time to the budget window:
-  the steps of release() in src/limits/decide.ts, in order. Releases on the same key within
-  a call share one ZREM and one read and write of its budget. Giving back a lease already
-  given back or pruned does nothing, so a release retried after an outage is safe.
+  After runs: give each lease back and charge the run's worker time to the budget window and
+  to the quotas that apply: the steps of release() in src/limits/decide.ts, in order.
+  Releases on the same key within a call share one ZREM and one read and write of its
+  counters. Giving back a lease already given back or pruned does nothing, so a release
+  retried after an outage is safe.
 
   Input:
-    KEYS[2i-1]    the counters of release i
-    KEYS[2i]      its leases
+    KEYS[3i-2]    the counters of release i
+    KEYS[3i-1]    its leases
+    KEYS[3i]      the client's quota hash
     ARGV[1]       now in ms (0: Redis server time)
-    then per release 3: leaseId, chargedMs (0: none), windowMs (the budget window)
+    then per release 4: leaseId, chargedMs (0: none), windowMs (the budget window), quotas
+      (bits: 1 a quota per tool applies, 2 one per key)
   Output:
     1
 ]]
 -- @include now
 -- @include expiry
+-- @include calendar
 
 local states, order = {}, {}
-for i = 1, #KEYS / 2 do
-  local key = KEYS[2 * i - 1]
+local function stateOf(key, leases)
   local S = states[key]
-  if not S then
-    S = { key = key, leases = KEYS[2 * i], gone = {}, f = nil, dirty = false, grown = false }
-    states[key] = S
-    order[#order + 1] = S
+  if S then return S end
+  S = { key = key, leases = leases, gone = {}, h = nil, dirty = {}, any = false }
+  states[key] = S
+  order[#order + 1] = S
+  return S
+end
+-- Counters are read once per key, and only when something is charged.
+local function counters(S)
+  if not S.h then
+    S.h = {}
+    local flat = redis.call('HGETALL', S.key)
+    for j = 1, #flat, 2 do S.h[flat[j]] = tonumber(flat[j + 1]) end
   end
-  local a = 2 + (i - 1) * 3
+  return S.h
+end
+local function put(S, field, value)
+  S.h[field] = value
+  S.dirty[field] = true
+  S.any = true
+end
+local function charge(S, ms, monthEnd)
+  local h = counters(S)
+  if (h['de'] or 0) <= now then
+    put(S, 'dr', 0)
+    put(S, 'dm', 0)
+    put(S, 'de', dayEndOf(now))
+  end
+  if (h['me'] or 0) <= now then
+    put(S, 'mr', 0)
+    put(S, 'mm', 0)
+    put(S, 'me', monthEnd)
+  end
+  put(S, 'dm', h['dm'] + ms)
+  put(S, 'mm', h['mm'] + ms)
+  local grown = expiry(h['x'] or 0, monthEnd)
+  if grown then put(S, 'x', grown) end
+end
+
+for i = 1, #KEYS / 3 do
+  local S = stateOf(KEYS[3 * i - 2], KEYS[3 * i - 1])
+  local a = 2 + (i - 1) * 4
   S.gone[#S.gone + 1] = ARGV[a]
   local ms = tonumber(ARGV[a + 1])
+  local quotas = tonumber(ARGV[a + 3])
+  if ms > 0 and quotas > 0 then
+    local monthEnd = monthEndOf(now)
+    if quotas % 2 == 1 then charge(S, ms, monthEnd) end
+    if quotas >= 2 then charge(stateOf(KEYS[3 * i], nil), ms, monthEnd) end
+  end
   if ms > 0 then
-    if not S.f then
-      local f = redis.call('HMGET', key, 'u', 'v', 'x')
-      S.f = { u = tonumber(f[1]) or 0, v = tonumber(f[2]) or 0, x = tonumber(f[3]) or 0 }
-    end
-    local f = S.f
-    if f.v <= now then
-      f.u = ms
-      f.v = now + tonumber(ARGV[a + 2])
+    local h = counters(S)
+    local v = h['v'] or 0
+    if v <= now then
+      v = now + tonumber(ARGV[a + 2])
+      put(S, 'u', ms)
+      put(S, 'v', v)
     else
-      f.u = f.u + ms
+      put(S, 'u', h['u'] + ms)
     end
-    local grown = expiry(f.x, f.v)
-    if grown then
-      f.x = grown
-      S.grown = true
-    end
-    S.dirty = true
+    local grown = expiry(h['x'] or 0, v)
+    if grown then put(S, 'x', grown) end
   end
 end
 
 for _, S in ipairs(order) do
-  redis.call('ZREM', S.leases, unpack(S.gone))
-  if S.dirty then
-    local f = S.f
-    -- The expiry moves only when the budget window outlives it (about once a minute).
-    if S.grown then
-      redis.call('HSET', S.key, 'u', f.u, 'v', f.v, 'x', f.x)
-      redis.call('PEXPIREAT', S.key, f.x)
-    else
-      redis.call('HSET', S.key, 'u', f.u, 'v', f.v)
+  if S.leases then redis.call('ZREM', S.leases, unpack(S.gone)) end
+  if S.any then
+    local set = {}
+    for field in pairs(S.dirty) do
+      set[#set + 1] = field
+      set[#set + 1] = S.h[field]
     end
+    redis.call('HSET', S.key, unpack(set))
+    -- The expiry moves only when a window outlives it (about once a minute, or a month).
+    if S.dirty['x'] then redis.call('PEXPIREAT', S.key, S.h['x']) end
   end
 end
 return 1
