@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { lazyValidator } from '../ajv.js';
 import { ConfigError } from '../config/env.js';
-import { QUOTA_SCHEMA } from '../limits/quota.js';
+import { QUOTA_SCHEMA } from '../config/quota.js';
 import type { Tier } from './tiers.js';
 
 /** The API_KEYS_FILE, declared once as plain JSON Schema: its type is derived from it (json-schema-to-ts). */

@@ -1,5 +1,5 @@
 import type { ToolPolicy } from '../config/policy.js';
-import { type Quota, scaleQuota } from '../limits/quota.js';
+import { type Quota, scaleQuota } from '../config/quota.js';
 
 /**
  * A consumer's tier: its name (metrics, Redis keys), how much of each policy it gets, and its

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { lazyValidator } from '../ajv.js';
-import { QUOTA_SCHEMA, type Quota } from '../limits/quota.js';
 import type { RiskClass, ToolDefinition } from '../shared/tool-def.js';
 import { ConfigError, type EnvConfig } from './env.js';
+import { QUOTA_SCHEMA, type Quota } from './quota.js';
 import { yamlModule } from './yaml.js';
 
 /** The effective runtime policy of one tool: the module's defaults, then the operator's overrides. */

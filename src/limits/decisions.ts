@@ -1,6 +1,6 @@
 import type { ToolPolicy } from '../config/policy.js';
+import { QUOTA_SLOTS } from '../config/quota.js';
 import type { ErrorCode, QuotaInfo, RateLimitInfo } from '../errors.js';
-import { QUOTA_SLOTS } from './quota.js';
 
 /** The rate limit's answer for one run, as the client is told it (src/limits/rate-report.ts). */
 export interface RateDecision {

@@ -1,5 +1,6 @@
 import type { Tier } from '../auth/tiers.js';
 import type { ToolPolicy } from '../config/policy.js';
+import { quotaBits } from '../config/quota.js';
 import {
   budgetSpent,
   clientCap,
@@ -13,7 +14,6 @@ import {
 import { ToolInFlight } from './in-flight.js';
 import { LeaseBook } from './lease-book.js';
 import { MemoryStore } from './memory-store.js';
-import { quotaBits } from './quota.js';
 import type { LimiterRedis } from './redis-client.js';
 import { endOfTurn, RedisStore } from './redis-store.js';
 import {

@@ -1,6 +1,6 @@
 import type { Tier } from '../auth/tiers.js';
 import type { ToolPolicy } from '../config/policy.js';
-import { quotaNumbers } from './quota.js';
+import { quotaNumbers } from '../config/quota.js';
 import type { StorePolicy } from './store.js';
 
 const NO_TIER: Tier = { name: '', multiplier: 1 };

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REDIS_URL, redisPrefix, requireRedis } from '../../test/helpers.js';
+import { NO_QUOTAS, quotaBits } from '../config/quota.js';
 import { dayEndOf, monthEndOf } from './calendar.js';
 import { MemoryStore } from './memory-store.js';
-import { NO_QUOTAS, quotaBits } from './quota.js';
 import { LimiterRedis } from './redis-client.js';
 import { RedisStore } from './redis-store.js';
 import type { DecideReply, StorePolicy } from './store.js';
@@ -169,7 +169,7 @@ describe('the two limit stores', () => {
               const mine = rs.map((r) => memory.decideNow(r));
               const theirs = await Promise.all(rs.map((r) => shared.decide(r)));
               expect(theirs, JSON.stringify({ step: s, now })).toEqual(mine);
-              for (const reply of mine) seen[reply[6]]++;
+              for (const reply of mine) seen[reply[6]] = (seen[reply[6]] ?? 0) + 1;
               await sameFields(key);
               await sameFields(quotaKey);
               for (const [j, r] of rs.entries())

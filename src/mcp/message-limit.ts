@@ -1,5 +1,5 @@
+import { NO_QUOTAS } from '../config/quota.js';
 import type { Limits } from '../limits/limits.js';
-import { NO_QUOTAS } from '../limits/quota.js';
 import type { StorePolicy } from '../limits/store.js';
 
 /** The answer to one /mcp request's messages: allowed, or refused until `retryAfterSec`. */

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { routeSchema } from '../catalogue/route-doc.js';
 import { ROUTE_DOCS } from '../catalogue/route-docs.js';
+import { NO_QUOTAS } from '../config/quota.js';
 import { HubError } from '../errors.js';
 import { callerOf } from '../http/caller.js';
-import { NO_QUOTAS } from '../limits/quota.js';
 import type { StorePolicy } from '../limits/store.js';
 import type { Usage } from '../limits/usage.js';
 
