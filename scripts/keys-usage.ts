@@ -8,8 +8,18 @@ import { loadConfig } from '../src/config/index.js';
 import { resolvePolicies } from '../src/config/policy.js';
 import { Limits } from '../src/limits/limits.js';
 import { LimiterRedis } from '../src/limits/redis-client.js';
+import type { QuotaUsage } from '../src/limits/usage.js';
 import { usageReport } from '../src/limits/usage-report.js';
 import { scanTools } from '../src/registry.js';
+
+/** `today 3/100 runs, 120 ms (resets 2026-11-27T00:00:00.000Z); this month …` (a count without a quota: no `/limit`). */
+function quotaLine(q: QuotaUsage): string {
+  const of = (c: { used: number; limit: number | null }, unit: string) =>
+    `${c.used}${c.limit === null ? '' : `/${c.limit}`} ${unit}`;
+  const w = (name: string, x: QuotaUsage['day']) =>
+    `${name} ${of(x.runs, 'runs')}, ${of(x.computeMs, 'ms')} (resets ${x.resetAt})`;
+  return `${w('today', q.day)}; ${w('this month', q.month)}`;
+}
 
 /** Prints one block per key: the tools it used, then its totals. Returns the exit status. */
 export async function printUsage(data: ApiKeysFile, only: string | undefined): Promise<number> {
@@ -40,22 +50,30 @@ export async function printUsage(data: ApiKeysFile, only: string | undefined): P
     const limits = new Limits(redis, config.env.REDIS_PREFIX, 0, () => 0);
     const byTier = new TierPolicies(policies);
     for (const key of keys) {
-      const tier = key.tier ? { name: key.tier, multiplier: data.tiers![key.tier]!.multiplier } : undefined;
+      const declared = key.tier ? data.tiers![key.tier]! : undefined;
+      const tier = declared
+        ? {
+            name: key.tier!,
+            multiplier: declared.multiplier,
+            ...(declared.quota ? { quota: declared.quota } : {}),
+          }
+        : undefined;
       const ids = [...policies.keys()].sort();
       const usage = await usageReport(
         limits,
         `key:${key.id}`,
-        tier?.name ?? '',
+        tier,
         ids.map((id) => [id, byTier.get(id, tier)] as const),
       );
       const { runs, computeMs, inFlight } = usage.total;
       process.stdout.write(
         `${key.id}${tier ? ` (tier ${tier.name})` : ''}: ${runs} runs, ${computeMs} ms of compute, ${inFlight} in flight\n`,
       );
+      if (usage.quota) process.stdout.write(`  quota of the key: ${quotaLine(usage.quota)}\n`);
       for (const [toolId, t] of Object.entries(usage.tools)) {
-        if (t.rate.used === 0 && t.budget.usedMs === 0 && t.concurrency.inFlight === 0) continue;
+        if (t.rate.used === 0 && t.budget.usedMs === 0 && t.concurrency.inFlight === 0 && !t.quota) continue;
         process.stdout.write(
-          `  ${toolId}: rate ${t.rate.used}/${t.rate.limit}+${t.rate.burst} per ${t.rate.windowSec} s (resets in ${t.rate.resetSec} s), budget ${t.budget.usedMs}/${t.budget.limitMs} ms, in flight ${t.concurrency.inFlight}/${t.concurrency.limit}\n`,
+          `  ${toolId}: rate ${t.rate.used}/${t.rate.limit}+${t.rate.burst} per ${t.rate.windowSec} s (resets in ${t.rate.resetSec} s), budget ${t.budget.usedMs}/${t.budget.limitMs} ms, in flight ${t.concurrency.inFlight}/${t.concurrency.limit}${t.quota ? `; quota: ${quotaLine(t.quota)}` : ''}\n`,
         );
       }
     }

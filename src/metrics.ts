@@ -2,6 +2,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import { FastCounter, FastHistogram } from './fast-metrics.js';
 
 import type { PoolStats } from './pool/pool.js';
+import { QuotaMetrics } from './quota-metrics.js';
 
 /** One run for the metrics; the times only for runs that reached a worker. */
 export interface RunRecord {
@@ -44,6 +45,7 @@ export class HubMetrics {
   readonly workerRestarts: Counter;
   readonly batchRuns: Histogram;
   readonly limiterFallbacks: Counter<'reason'>;
+  readonly quota: QuotaMetrics;
 
   constructor(opts: {
     pool: () => PoolStats;
@@ -56,6 +58,7 @@ export class HubMetrics {
   }) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
+    this.quota = new QuotaMetrics(this.registry);
     // Gauges may not end in `_total` (promtool check metrics); the per-type gauges of the
     // same name without the suffix stay, and their sum is the total.
     for (const name of TOTAL_GAUGES) this.registry.removeSingleMetric(name);

@@ -87,7 +87,7 @@ export async function policyFile(content: object): Promise<string> {
 /** Writes an API keys file (docs/operations.md, "Securing the hub") holding the given plain keys. */
 export async function apiKeysFile(
   keys: { id: string; key: string; tier?: string }[],
-  tiers: Record<string, { multiplier: number }> = {},
+  tiers: Record<string, { multiplier: number; quota?: Record<string, number> }> = {},
 ): Promise<string> {
   const { sha256 } = await import('../src/auth/api-keys.js');
   return policyFile({

@@ -60,6 +60,24 @@ export const RESPONSE_SCHEMAS = {
         description:
           'Seconds to wait before this run could be allowed (as Retry-After); 0 when waiting would not help (docs/api.md, "Answers")',
       },
+      scope: {
+        enum: ['rate', 'budget', 'concurrency', 'quota'],
+        description:
+          'On a refusal by the limiter, which limit refused: the rate limit, the compute budget, a cap on runs in flight, or a quota per UTC day or month (docs/api.md, "Quotas")',
+      },
+      quota: {
+        type: 'object',
+        description: 'On a quota refusal: the quota used up; `resetAt` is when its window ends',
+        required: ['per', 'window', 'kind', 'limit', 'used', 'resetAt'],
+        properties: {
+          per: { enum: ['tool', 'key'] },
+          window: { enum: ['day', 'month'] },
+          kind: { enum: ['runs', 'computeMs'] },
+          limit: { type: 'integer' },
+          used: { type: 'integer' },
+          resetAt: { type: 'string', format: 'date-time' },
+        },
+      },
     },
   },
   SkillsIndex: {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_URL, requireRedis } from '../../test/helpers.js';
-import { dayEndOf, monthEndOf } from './calendar.js';
+import { dayEndOf, monthEndOf, nearestEnd } from './calendar.js';
 
 /**
  * The quota windows, written twice (src/limits/calendar.ts and lua/includes/calendar.lua):
@@ -37,6 +37,15 @@ describe('the UTC day and month of a quota', () => {
         expect({ day: dayEndOf(t), month: monthEndOf(t) }).toEqual(byDate(t));
       }),
       { numRuns: 20_000 },
+    );
+  });
+
+  it('are named back from an end read on a clock up to hours apart', () => {
+    fc.assert(
+      fc.property(instant, fc.integer({ min: -11 * 3_600_000, max: 11 * 3_600_000 }), (t, skew) => {
+        expect(nearestEnd('day', dayEndOf(t) + skew)).toBe(dayEndOf(t));
+        expect(nearestEnd('month', monthEndOf(t) + skew)).toBe(monthEndOf(t));
+      }),
     );
   });
 

@@ -37,3 +37,11 @@ export function monthEndOf(t: number): number {
   doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
   return (era * 146_097 + doe - 719_468) * DAY_MS;
 }
+
+/**
+ * The window end nearest to `t`: what an end read as "ms left" on another clock (Redis's)
+ * names, exact while the clocks agree within 12 hours.
+ */
+export function nearestEnd(window: 'day' | 'month', t: number): number {
+  return window === 'day' ? Math.round(t / DAY_MS) * DAY_MS : monthEndOf(t - DAY_MS / 2);
+}

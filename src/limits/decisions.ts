@@ -1,6 +1,7 @@
 import type { ToolPolicy } from '../config/policy.js';
 import { QUOTA_SLOTS } from '../config/quota.js';
 import type { ErrorCode, QuotaInfo, RateLimitInfo } from '../errors.js';
+import { nearestEnd } from './calendar.js';
 
 /** The rate limit's answer for one run, as the client is told it (src/limits/rate-report.ts). */
 export interface RateDecision {
@@ -88,7 +89,7 @@ export function quotaSpent(
 ): Refusal {
   const s = QUOTA_SLOTS[slot]!;
   const limit = quotas[slot]!;
-  const resetAt = new Date(now + msLeft).toISOString();
+  const resetAt = new Date(nearestEnd(s.window, now + msLeft)).toISOString();
   const what = s.kind === 'runs' ? `${limit} runs` : `${limit} ms of worker time`;
   const whose = s.per === 'tool' ? 'of this tool for this client' : 'for this key over every tool';
   return {

@@ -31,6 +31,39 @@ export function readUsage(s: State | undefined, tier: string, now: number): Usag
 
 const count = { type: 'integer', minimum: 0 } as const;
 
+const quotaCount = {
+  type: 'object',
+  required: ['used', 'limit', 'remaining'],
+  properties: {
+    used: count,
+    limit: { type: ['integer', 'null'], minimum: 0, description: 'null: no quota on this count' },
+    remaining: { type: ['integer', 'null'], minimum: 0 },
+  },
+  additionalProperties: false,
+} as const;
+const quotaWindow = {
+  type: 'object',
+  required: ['runs', 'computeMs', 'resetSec', 'resetAt'],
+  properties: {
+    runs: quotaCount,
+    computeMs: quotaCount,
+    resetSec: { ...count, description: "Seconds until the window's end" },
+    resetAt: {
+      type: 'string',
+      format: 'date-time',
+      description: 'The next 00:00 UTC, or the first of the next month',
+    },
+  },
+  additionalProperties: false,
+} as const;
+/** Quotas as they stand: runs and worker ms in the UTC day and month (docs/api.md, "Quotas"). */
+export const QUOTA_USAGE_SCHEMA = {
+  type: 'object',
+  required: ['day', 'month'],
+  properties: { day: quotaWindow, month: quotaWindow },
+  additionalProperties: false,
+} as const;
+
 /** One tool's limits as they stand for the caller (GET /api/usage), declared once. */
 const TOOL_USAGE_SCHEMA = {
   type: 'object',
@@ -73,6 +106,7 @@ const TOOL_USAGE_SCHEMA = {
       properties: { limit: count, inFlight: count },
       additionalProperties: false,
     },
+    quota: { ...QUOTA_USAGE_SCHEMA, description: "The tool's quotas for this client (the policy file's)" },
   },
   additionalProperties: false,
 } as const;
@@ -93,6 +127,10 @@ export const USAGE_SCHEMA = {
       description: 'Where the counters were read: redis (every instance) or this instance',
     },
     tools: { type: 'object', additionalProperties: TOOL_USAGE_SCHEMA, description: 'By toolId' },
+    quota: {
+      ...QUOTA_USAGE_SCHEMA,
+      description: "The key's quotas over every tool (its tier's, in the keys file)",
+    },
     total: {
       type: 'object',
       description: 'Summed over the tools: runs counted in their open windows, worker ms, runs in flight',
@@ -105,4 +143,5 @@ export const USAGE_SCHEMA = {
 } as const;
 
 export type ToolUsage = FromSchema<typeof TOOL_USAGE_SCHEMA>;
+export type QuotaUsage = FromSchema<typeof QUOTA_USAGE_SCHEMA>;
 export type Usage = FromSchema<typeof USAGE_SCHEMA>;

@@ -73,7 +73,7 @@ export class Hub {
     const policies = [...this.parts.tools.keys()]
       .sort()
       .map((id) => [id, this.tierPolicies.get(id, tier)] as const);
-    return usageReport(this.parts.limits, client, tier?.name ?? '', policies);
+    return usageReport(this.parts.limits, client, tier, policies);
   }
 
   /** What the result cache's in-process layer holds (the metrics). */
@@ -147,9 +147,18 @@ export class Hub {
         tier: call.tier,
       });
       rate = rateReport(def.id, policy, check.rate, check.ok ? 0 : check.refusal.retryAfterSec);
+      const tier = call.tier?.name ?? 'none';
       if (!check.ok) {
-        const { code, message, retryAfterSec } = check.refusal;
-        throw new HubError(code, message, { headers: { ...rate.headers, 'Retry-After': retryAfterSec } });
+        const { code, message, retryAfterSec, scope, quota } = check.refusal;
+        if (quota) metrics.quota.refused(tier, quota);
+        throw new HubError(code, message, {
+          headers: { ...rate.headers, 'Retry-After': retryAfterSec },
+          rateLimit: { ...rate.info, scope, ...(quota ? { quota } : {}) },
+        });
+      }
+      if (check.quota) {
+        const q = check.quota;
+        metrics.quota.used(tier, q.slot, q.used, q.limit, q.msLeft);
       }
       const etag = address ? { etag: address.etag } : {};
       if (validated || hit) {
