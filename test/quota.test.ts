@@ -123,7 +123,7 @@ describe('quotas across two replicas', () => {
       };
       expectQuotaRefusal(text, 'key', 4);
       expect(text.retryAfterSec).toBe(text.rateLimit.retryAfterSec);
-      expect((result._meta?.error as Refusal).rateLimit.scope).toBe('quota');
+      expect((result._meta!.error as Refusal).rateLimit.scope).toBe('quota');
     } finally {
       await client.close();
     }
