@@ -5,13 +5,14 @@
  * changed on SIGHUP applies to the next run. The windows' roll-over is proven on both limit
  * stores with an injected clock (src/limits/stores.test.ts, src/limits/quota-windows.test.ts).
  */
+import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/auth/api-keys.js';
 import { dayEndOf } from '../src/limits/calendar.js';
 import { policyFile, REDIS_URL, redisPrefix, requireRedis } from './helpers.js';
-import { type Instance, startInstance, stopInstance } from './server-process.js';
+import { type Instance, serverJs, startInstance, stopInstance } from './server-process.js';
 
 const KEY = 'secret-quota-key-0123456789';
 const OTHER = 'secret-other-key-0123456789';
@@ -180,4 +181,20 @@ describe('quotas across two replicas', () => {
     const read = await usage(b!.base, KEY);
     expect(read.quota!.day.runs).toEqual({ used: 6, limit: 6, remaining: 0 });
   });
+});
+
+describe('a keys file with a bad quota', () => {
+  it('stops the boot with one line naming the tier and the field', async () => {
+    const file = await policyFile({
+      tiers: { pro: { multiplier: 1, quota: { runsPerMonth: -3 } } },
+      keys: [{ id: 'k', sha256: sha256(KEY).toString('hex'), tier: 'pro' }],
+    });
+    const r = spawnSync(process.execPath, [serverJs], {
+      env: { ...process.env, API_KEYS_FILE: file, PORT: '0', HOST: '127.0.0.1', REDIS_URL: '' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(`tool-hub: API_KEYS_FILE ${file}: /tiers/pro/quota/runsPerMonth must be >= 0\n`);
+  }, 90_000);
 });

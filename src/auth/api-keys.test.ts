@@ -57,9 +57,38 @@ describe('the API keys file', () => {
       /key id 'x' is listed twice/,
     ],
     [{ tiers: { pro: { multiplier: 0 } }, keys: [] }, /multiplier must be > 0/],
-    [{ keys: [], extra: 1 }, /must NOT have additional properties/],
+    [{ keys: [], extra: 1 }, /must NOT have additional properties 'extra'/],
+    // Quotas (docs/operations.md, "Quotas"): whole numbers from 0, named by tier and field.
+    [
+      { tiers: { pro: { multiplier: 1, quota: { runsPerDay: -1 } } }, keys: [] },
+      /\/tiers\/pro\/quota\/runsPerDay must be >= 0/,
+    ],
+    [
+      { tiers: { pro: { multiplier: 1, quota: { computeMsPerMonth: 2.5 } } }, keys: [] },
+      /\/tiers\/pro\/quota\/computeMsPerMonth must be integer/,
+    ],
+    [
+      { tiers: { pro: { multiplier: 1, quota: { runsPerWeek: 5 } } }, keys: [] },
+      /\/tiers\/pro\/quota must NOT have additional properties 'runsPerWeek'/,
+    ],
   ])('stops the boot naming the problem: %j', (content, message) => {
     expect(() => readApiKeysFile(keysFile(content))).toThrow(message);
+    // One line, however many problems.
+    expect(() => readApiKeysFile(keysFile(content))).toThrow(/^[^\n]+$/);
+  });
+
+  it('keeps the old keys and tiers when a reload finds a bad quota', () => {
+    const path = keysFile({
+      tiers: { pro: { multiplier: 1, quota: { runsPerDay: 5 } } },
+      keys: [{ id: 'a', sha256: hex('k'), tier: 'pro' }],
+    });
+    const keys = new ApiKeys(path);
+    writeFileSync(
+      path,
+      JSON.stringify({ tiers: { pro: { multiplier: 1, quota: { runsPerDay: -5 } } }, keys: [] }),
+    );
+    expect(() => keys.reload()).toThrow(/runsPerDay must be >= 0/);
+    expect(keys.identify('k')?.tier?.quota).toEqual({ runsPerDay: 5 });
   });
 
   it('keeps the old keys when a reload finds the file broken', () => {

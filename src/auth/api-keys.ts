@@ -66,7 +66,10 @@ export function readApiKeysFile(path: string): ApiKeysFile {
   }
   const validate = fileValidator();
   if (!validate(data)) {
-    const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+    const problems = (validate.errors ?? []).map((e) => {
+      const extra = e.params.additionalProperty ? ` '${e.params.additionalProperty}'` : '';
+      return `${e.instancePath || '/'} ${e.message}${extra}`;
+    });
     throw new ConfigError(`API_KEYS_FILE ${path}: ${problems.join('; ')}`);
   }
   const ids = new Set<string>();
