@@ -13,8 +13,10 @@ export interface HubConfig {
    * and budget raised, so an overdue-runs scenario collects TIMEOUT answers rather than 429s;
    * its timeoutMs and in-flight caps stay the defaults. `cached`: `fast` with token-counter's
    * result cache on (`cacheTtlSec` 300), so a repeated input is answered from the cache.
+   * `quota`: `fast` with token-counter's quotas per day and month set, too high to refuse, so
+   * every run's decision also counts and checks them (in the same script call).
    */
-  policy: 'fast' | 'timeouts' | 'cached';
+  policy: 'fast' | 'timeouts' | 'cached' | 'quota';
 }
 
 const NEVER_REJECT = {
@@ -31,6 +33,14 @@ const CACHE_TTL_SEC = 300;
 const POLICIES: Record<HubConfig['policy'], object> = {
   fast: { tools: { 'token-counter': NEVER_REJECT } },
   cached: { tools: { 'token-counter': { ...NEVER_REJECT, cacheTtlSec: CACHE_TTL_SEC } } },
+  quota: {
+    tools: {
+      'token-counter': {
+        ...NEVER_REJECT,
+        quota: { runsPerDay: 1e12, computeMsPerDay: 1e12, runsPerMonth: 1e12, computeMsPerMonth: 1e12 },
+      },
+    },
+  },
   timeouts: {
     tools: {
       'token-counter': NEVER_REJECT,

@@ -58,6 +58,7 @@ export function computeRatios(
     a === undefined || b === undefined || b === 0 ? null : a / b;
   const hubRun = s('hub-run-redis');
   const cacheHit = s('hub-run-cache-hit');
+  const quota = s('hub-run-quota');
   const mcpCall = s('hub-mcp-call');
   const refPost = s('ref-post');
   const index = s('hub-index');
@@ -86,6 +87,15 @@ export function computeRatios(
       target: 0.6,
       detail: `${fmt(cacheHit?.rps.median)} / ${fmt(refPost?.rps.median)} req/s; CPU per answer ${fmt(cacheHit?.cost?.total)} / ${fmt(refPost?.cost?.total)} µs (a miss: ${fmt(hubRun?.cost?.total)} µs)`,
       perRound: pairRatio(runs, 'hub-run-cache-hit', 'ref-post', (r) => r.result.rps),
+    }),
+    ratio({
+      id: 'quota-check',
+      label: 'runtime POST with quotas on (hub-run-quota) / without (hub-run-redis), req/s',
+      value: div(quota?.rps.median, hubRun?.rps.median),
+      direction: '>=',
+      target: 0.95,
+      detail: `${fmt(quota?.rps.median)} / ${fmt(hubRun?.rps.median)} req/s; Redis CPU per answer ${fmt(quota?.cost?.redis ?? undefined, 1)} / ${fmt(hubRun?.cost?.redis ?? undefined, 1)} µs, API ${fmt(quota?.cost?.api)} / ${fmt(hubRun?.cost?.api)} µs`,
+      perRound: pairRatio(runs, 'hub-run-quota', 'hub-run-redis', (r) => r.result.rps),
     }),
     ratio({
       id: 'runtime-post-p99',

@@ -155,6 +155,13 @@ export function allScenarios(opts: BenchOptions): Scenario[] {
       c,
     ),
     hub(
+      'hub-run-quota',
+      "the same runtime POST with token-counter's quotas per UTC day and month on (too high to refuse): what counting and checking them costs a run, in the same Redis call",
+      { redis: true, policy: 'quota' },
+      [SHORT_RUN],
+      c,
+    ),
+    hub(
       'hub-mcp-call',
       "the same run as an MCP tools/call (2025-11-25 client, stateless), message limit on: what an agent's call costs beside REST",
       REDIS,

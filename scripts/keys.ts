@@ -69,7 +69,8 @@ function tierCommand(sub: string | undefined, name: string | undefined): void {
     if (!TIER_NAME.test(name)) fail(`tier name '${name}' must match ${TIER_NAME.source}`);
     const times = Number(multiplier);
     if (multiplier === undefined || !Number.isFinite(times)) fail('tier add needs --multiplier <n>, e.g. 10');
-    save({ ...data, tiers: { ...tiers, [name]: { multiplier: times } } });
+    // A tier that exists keeps its quota (docs/operations.md, "Quotas"): only the multiplier changes.
+    save({ ...data, tiers: { ...tiers, [name]: { ...tiers[name], multiplier: times } } });
     say(
       `tier '${name}' gets ${times} × every tool's limit, burst, compute budget and per-client cap in ${file}`,
     );

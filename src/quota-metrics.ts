@@ -1,11 +1,11 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { QUOTA_SLOTS } from './config/quota.js';
+import { QUOTA_ENTRIES } from './config/quota.js';
 import type { QuotaInfo } from './errors.js';
 
 /**
  * The quotas for the operator (docs/operations.md, "Quotas"), by tier and never by key:
  * refusals, and the share of a quota the most spending key of a tier has used in the open
- * window, as this instance saw it at its admissions (the alert ToolhubTierNearQuota reads
+ * window, as this instance saw it at its admissions (the alert ToolHubTierNearQuota reads
  * its max over the instances). A window's share is dropped when the window ends.
  */
 export class QuotaMetrics {
@@ -46,8 +46,8 @@ export class QuotaMetrics {
   }
 
   /** After an admission: the most used quota of the run's client, `used` of `limit`, its window ending in `msLeft`. */
-  used(tier: string, slot: number, used: number, limit: number, msLeft: number): void {
-    const key = `${tier}\0${QUOTA_SLOTS[slot]!.window}`;
+  used(tier: string, entry: number, used: number, limit: number, msLeft: number): void {
+    const key = `${tier}\0${QUOTA_ENTRIES[entry]!.window}`;
     const now = Date.now();
     const share = Math.min(1, used / limit);
     const seen = this.shares.get(key);

@@ -237,7 +237,11 @@ describe('the dashboard, the alerts and the autoscalers name only what the hub e
     // fallback counter and the degraded gauge have series; a limit of one run refuses the second;
     // the validator's result is cached, so its second run is a hit (the result cache's series).
     const policy = await policyFile({
-      tools: { 'token-counter': { limit: 1, burst: 0 }, 'structured-output-validator': { cacheTtlSec: 60 } },
+      tools: {
+        'token-counter': { limit: 1, burst: 0 },
+        'structured-output-validator': { cacheTtlSec: 60 },
+        'cron-expression': { quota: { runsPerDay: 1 } },
+      },
     });
     app = await buildTestApp(
       {
@@ -251,6 +255,13 @@ describe('the dashboard, the alerts and the autoscalers name only what the hub e
     expect(ok.statusCode, ok.body).toBe(200);
     const refused = await app.inject({ url: '/api/tools/run/?toolId=token-counter&a=again&b=gpt-4o' });
     expect(refused.statusCode, refused.body).toBe(429);
+    // A quota of one run a day: the first run is admitted (the used-ratio gauge), the second refused.
+    for (const status of [200, 429]) {
+      const r = await app.inject({
+        url: '/api/tools/run/?toolId=cron-expression&a=*/5%20*%20*%20*%20*&mode=parse',
+      });
+      expect(r.statusCode, r.body).toBe(status);
+    }
     for (const cached of [undefined, true]) {
       const dedicated = await app.inject({
         method: 'POST',

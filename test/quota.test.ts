@@ -158,6 +158,12 @@ describe('quotas across two replicas', () => {
     const read = await usage(a!.base, OTHER);
     expect(read.tools['regex-tester']!.quota!.day.runs).toMatchObject({ used: 1, limit: 1 });
     expect(read.quota).toBeUndefined();
+    // RateLimit-Policy names the run quotas too (the key's and each tool's).
+    const policy = (await fetch(`${a!.base}/api/usage`, { headers: auth(KEY) })).headers.get(
+      'ratelimit-policy',
+    );
+    expect(policy).toContain('"regex-tester-day";q=1;w=86400');
+    expect(policy).toContain('"key-day";q=4;w=86400');
   });
 
   it("applies a tier changed on SIGHUP to the next run, keeping the key's use", async () => {

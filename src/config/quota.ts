@@ -24,7 +24,7 @@ export type QuotaWindow = 'day' | 'month';
 export type QuotaKind = 'runs' | 'computeMs';
 
 /** One of the 8 quotas a run can meet, in the store's order (StorePolicy.quotas). */
-export interface QuotaSlot {
+export interface QuotaEntry {
   per: QuotaPer;
   window: QuotaWindow;
   kind: QuotaKind;
@@ -38,7 +38,7 @@ const FIELDS: readonly (keyof Quota)[] = [
   'computeMsPerMonth',
 ];
 
-export const QUOTA_SLOTS: readonly QuotaSlot[] = (['tool', 'key'] as const).flatMap((per) =>
+export const QUOTA_ENTRIES: readonly QuotaEntry[] = (['tool', 'key'] as const).flatMap((per) =>
   FIELDS.map((field, j) => ({
     per,
     window: j < 2 ? ('day' as const) : ('month' as const),
@@ -49,7 +49,7 @@ export const QUOTA_SLOTS: readonly QuotaSlot[] = (['tool', 'key'] as const).flat
 
 /** The store's 8 numbers (-1: none) from the tool's quota and the key's. */
 export function quotaNumbers(tool: Quota | undefined, key: Quota | undefined): number[] {
-  return QUOTA_SLOTS.map((s) => (s.per === 'tool' ? tool : key)?.[s.field] ?? -1);
+  return QUOTA_ENTRIES.map((s) => (s.per === 'tool' ? tool : key)?.[s.field] ?? -1);
 }
 
 /** The quotas a run's worker time counts toward: bit 1 the tool's, bit 2 the key's. */
@@ -71,4 +71,4 @@ export function scaleQuota(quota: Quota | undefined, multiplier: number): Quota 
 }
 
 /** No quota at all: the store's numbers for the MCP message limit and the usage reads. */
-export const NO_QUOTAS: readonly number[] = QUOTA_SLOTS.map(() => -1);
+export const NO_QUOTAS: readonly number[] = QUOTA_ENTRIES.map(() => -1);

@@ -1,5 +1,5 @@
 import type { ToolPolicy } from '../config/policy.js';
-import { QUOTA_SLOTS } from '../config/quota.js';
+import { QUOTA_ENTRIES } from '../config/quota.js';
 import type { ErrorCode, QuotaInfo, RateLimitInfo } from '../errors.js';
 import { nearestEnd } from './calendar.js';
 
@@ -82,15 +82,15 @@ export function toolCap(toolId: string, policy: ToolPolicy): Refusal {
  */
 export function quotaSpent(
   quotas: readonly number[],
-  slot: number,
+  entry: number,
   used: number,
   msLeft: number,
   now: number,
 ): Refusal {
-  const s = QUOTA_SLOTS[slot]!;
-  const limit = quotas[slot]!;
+  const s = QUOTA_ENTRIES[entry]!;
+  const limit = quotas[entry]!;
   const resetAt = new Date(nearestEnd(s.window, now + msLeft)).toISOString();
-  const what = s.kind === 'runs' ? `${limit} runs` : `${limit} ms of worker time`;
+  const what = s.kind === 'runs' ? `${limit} run${limit === 1 ? '' : 's'}` : `${limit} ms of worker time`;
   const whose = s.per === 'tool' ? 'of this tool for this client' : 'for this key over every tool';
   return {
     code: s.kind === 'runs' ? 'RATE_LIMITED' : 'BUDGET_EXCEEDED',

@@ -47,7 +47,7 @@ export interface Lease {
 
 /** The most used of the quotas that apply to an admitted run, after it (the operator's gauge). */
 export interface QuotaUse {
-  slot: number;
+  entry: number;
   used: number;
   limit: number;
   msLeft: number;
@@ -123,9 +123,9 @@ export class Limits {
       await this.giveBack(admitted, 0);
       return { ok: false, rate, refusal: toolCap(toolId, policy) };
     }
-    const [, , , , , , qs, slot, used, msLeft] = decided.reply;
+    const [, , , , , , qs, entry, used, msLeft] = decided.reply;
     if (qs !== 1) return { ok: true, rate, lease: admitted };
-    return { ok: true, rate, lease: admitted, quota: { slot, used, limit: sp.quotas[slot]!, msLeft } };
+    return { ok: true, rate, lease: admitted, quota: { entry, used, limit: sp.quotas[entry]!, msLeft } };
   }
 
   /**
@@ -216,9 +216,9 @@ export class Limits {
 
   /** The admission part of a decision as a lease or a refusal. */
   private admitted(at: Admission, d: Decided): Lease | Refusal {
-    const [, , , used, pttl, n, qs, slot, qused, qms] = d.reply;
+    const [, , , used, pttl, n, qs, entry, qused, qms] = d.reply;
     const { policy, sp } = at;
-    if (qs === 2) return quotaSpent(sp.quotas, slot, qused, qms, Date.now());
+    if (qs === 2) return quotaSpent(sp.quotas, entry, qused, qms, Date.now());
     if (used >= policy.computeBudgetMs) return budgetSpent(policy, pttl);
     if (n < 0) return clientCap(policy);
     if (d.store === 'redis') this.book.taken(at.toolId);

@@ -56,7 +56,7 @@ describe.each(['memory', 'redis'] as const)('quota windows in the %s store', (ki
       admit: true,
       leaseId: `${n++}`,
     });
-    return { state: r[6], slot: r[7], used: r[8], msLeft: r[9] };
+    return { state: r[6], entry: r[7], used: r[8], msLeft: r[9] };
   };
 
   it("opens a day's quota again at 00:00 UTC, and a month's on the first", async () => {
@@ -66,12 +66,12 @@ describe.each(['memory', 'redis'] as const)('quota windows in the %s store', (ki
     expect((await admit(day, 'd')).state).toBe(1);
     expect((await admit(day, 'd')).state).toBe(1);
     const refused = await admit(day, 'd');
-    expect(refused).toEqual({ state: 2, slot: 0, used: 2, msLeft: 1000 });
+    expect(refused).toEqual({ state: 2, entry: 0, used: 2, msLeft: 1000 });
     for (let i = 0; i < 3; i++) expect((await admit(month, 'm')).state).toBe(1);
-    expect(await admit(month, 'm')).toEqual({ state: 2, slot: 6, used: 3, msLeft: 1000 });
+    expect(await admit(month, 'm')).toEqual({ state: 2, entry: 6, used: 3, msLeft: 1000 });
 
     now = Date.UTC(year, 1, 1); // midnight, and the first of February
-    expect(await admit(day, 'd')).toEqual({ state: 1, slot: 0, used: 1, msLeft: 86_400_000 });
+    expect(await admit(day, 'd')).toEqual({ state: 1, entry: 0, used: 1, msLeft: 86_400_000 });
     expect((await admit(month, 'm')).state).toBe(1);
 
     // A day later the day's quota is open again; February's runs go on counting.

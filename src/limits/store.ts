@@ -19,7 +19,7 @@ export interface StorePolicy {
   /** A lease's life unless given back: the longest a run can live in the hub. */
   readonly leaseMs: number;
   /**
-   * The 8 quotas, -1 where none (src/limits/quota.ts, QUOTA_SLOTS): per tool runs and worker
+   * The 8 quotas, -1 where none (src/config/quota.ts, QUOTA_ENTRIES): per tool runs and worker
    * ms a UTC day, then a UTC month; then the same per key, over every tool.
    */
   readonly quotas: readonly number[];
@@ -46,7 +46,7 @@ export interface DecideRequest {
  * rate allowed it, the budget used and the ms left of its window (-2 with none), and the
  * leases held with this one (-1 at the cap, 0 when the budget or a quota is spent); without
  * the admission `0, -2, 0`. Then the quotas: 0 none applies (or no admission was asked), 1
- * within them, 2 one is spent; the slot (QUOTA_SLOTS) of the one spent, else of the most used
+ * within them, 2 one is spent; the entry (QUOTA_ENTRIES, by index) of the one spent, else of the most used
  * (-1 with none), its use and the ms to its window's end.
  */
 export type DecideReply = [number, number, number, number, number, number, number, number, number, number];

@@ -5,7 +5,7 @@ import { NO_QUOTAS } from '../config/quota.js';
 import { HubError } from '../errors.js';
 import { callerOf } from '../http/caller.js';
 import type { StorePolicy } from '../limits/store.js';
-import type { Usage } from '../limits/usage.js';
+import type { QuotaUsage, Usage } from '../limits/usage.js';
 
 /** GET /api/usage is a read, not a run: its own limit per caller, 60 a minute (docs/api.md, "Usage"). */
 export const USAGE_READS: StorePolicy = {
@@ -20,9 +20,26 @@ export const USAGE_READS: StorePolicy = {
 };
 
 /**
+ * The run quotas as IETF policy items, `"<name>-day";q=<runs>;w=<seconds of the window>`: a
+ * month's window is the length of the current month (its `resetAt` says when it ends).
+ */
+function quotaPolicies(name: string, quota: QuotaUsage | undefined): string[] {
+  if (!quota) return [];
+  const out: string[] = [];
+  const { day, month } = quota;
+  if (day.runs.limit !== null) out.push(`"${name}-day";q=${day.runs.limit};w=86400`);
+  if (month.runs.limit !== null) {
+    const end = Date.parse(month.resetAt);
+    const start = Date.UTC(new Date(end - 1).getUTCFullYear(), new Date(end - 1).getUTCMonth(), 1);
+    out.push(`"${name}-month";q=${month.runs.limit};w=${(end - start) / 1000}`);
+  }
+  return out;
+}
+
+/**
  * `GET /api/usage` (docs/api.md, "Usage"): the caller's usage of every tool's limits. The
- * IETF RateLimit-Policy header names the read's own policy and every tool's, RateLimit the
- * read's own counter.
+ * IETF RateLimit-Policy header names the read's own policy, every tool's and every run quota
+ * (per tool and per key), RateLimit the read's own counter.
  */
 export default async function usageRoutes(app: FastifyInstance): Promise<void> {
   const doc = ROUTE_DOCS.usage;
@@ -36,9 +53,11 @@ export default async function usageRoutes(app: FastifyInstance): Promise<void> {
       });
     }
     const usage: Usage = await app.hub.usage(client, tier);
-    const policies = Object.entries(usage.tools).map(
-      ([toolId, t]) => `"${toolId}";q=${t.rate.limit};w=${t.rate.windowSec}`,
-    );
+    const policies = Object.entries(usage.tools).flatMap(([toolId, t]) => [
+      `"${toolId}";q=${t.rate.limit};w=${t.rate.windowSec}`,
+      ...quotaPolicies(toolId, t.quota),
+    ]);
+    policies.push(...quotaPolicies('key', usage.quota));
     return reply
       .header('RateLimit', own)
       .header('RateLimit-Policy', [`"usage";q=${USAGE_READS.limit};w=60`, ...policies].join(', '))

@@ -158,7 +158,7 @@ export class Hub {
       }
       if (check.quota) {
         const q = check.quota;
-        metrics.quota.used(tier, q.slot, q.used, q.limit, q.msLeft);
+        metrics.quota.used(tier, q.entry, q.used, q.limit, q.msLeft);
       }
       const etag = address ? { etag: address.etag } : {};
       if (validated || hit) {
