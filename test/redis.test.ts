@@ -30,7 +30,7 @@ describe('limits on the shared Redis', () => {
       expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
       const keys = await redis.keys(`${prefix}*`);
       // One key per client and tool holds the rate, burst and budget counters.
-      const [key] = keys.filter((k) => k.startsWith(`${prefix}lim:{fx-echo:`));
+      const [key] = keys.filter((k) => k.startsWith(`${prefix}lim:{`) && k.endsWith('}:fx-echo'));
       expect(Object.keys(await redis.hgetall(key!))).toEqual(
         expect.arrayContaining(['c', 'e', 'b', 'f', 'u', 'v']),
       );
@@ -127,7 +127,7 @@ describe('admission checks batched per event-loop turn', () => {
         /^toolhub_client_leases_held\{tool="fx-sleep"\} 0$/m,
       );
       const budgets = await Promise.all(
-        clients.map((ip) => redis.hget(`${prefix}lim:{fx-sleep:${ip}}`, 'u')),
+        clients.map((ip) => redis.hget(`${prefix}lim:{${ip}}:fx-sleep`, 'u')),
       );
       for (const used of budgets) expect(Number(used)).toBeGreaterThanOrEqual(3 * 200);
     } finally {
@@ -168,7 +168,7 @@ describe('when Redis fails at run time', () => {
       const fresh = new Redis(url);
       try {
         // Counted in the (restarted, empty) Redis again: the client's key for the tool is back.
-        expect((await fresh.keys('toolhub:lim:{fx-echo:*')).length).toBe(1);
+        expect((await fresh.keys('toolhub:lim:{*}:fx-echo')).length).toBe(1);
       } finally {
         fresh.disconnect();
       }

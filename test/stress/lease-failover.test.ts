@@ -26,7 +26,7 @@ const LEASE_MS = 2 * CAP_WAIT_MS + QUEUE_WAIT_MS + 2 * TIMEOUT_MS + 5000;
 const RECOVERY_MS = LEASE_MS + 50_000;
 /** 200s in a row that count as served again. */
 const STREAK = 30;
-const KEY = `toolhub:lim:{${TOOL}:127.0.0.1}`;
+const KEY = `toolhub:lim:{127.0.0.1}:${TOOL}`;
 
 /** What a round needs of the Redis setup: PrivateCluster and PrivateSentinel both serve. */
 interface FailoverStore {

@@ -94,7 +94,7 @@ describe('Redis faults under load', () => {
     expect(await metric('toolhub_limiter_fallbacks_total')).toBeGreaterThan(0);
     const client = new Redis(redis.url);
     try {
-      expect((await client.keys('toolhub:lim:{token-counter:*}')).length).toBe(1);
+      expect((await client.keys('toolhub:lim:{*}:token-counter')).length).toBe(1);
     } finally {
       client.disconnect();
     }

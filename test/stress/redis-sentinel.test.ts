@@ -55,7 +55,7 @@ describe('Redis behind Sentinel', () => {
     const { Redis } = await import('ioredis');
     const direct = new Redis(master.url);
     try {
-      expect((await direct.keys('toolhub:lim:{qr-code:*')).length).toBeGreaterThan(0);
+      expect((await direct.keys('toolhub:lim:{*}:qr-code')).length).toBeGreaterThan(0);
     } finally {
       direct.disconnect();
     }
