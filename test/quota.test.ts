@@ -15,16 +15,20 @@ import { policyFile, REDIS_URL, redisPrefix, requireRedis } from './helpers.js';
 import { type Instance, serverJs, startInstance, stopInstance } from './server-process.js';
 
 const KEY = 'secret-quota-key-0123456789';
+const MS_KEY = 'secret-ms-quota-key-0123456';
 const OTHER = 'secret-other-key-0123456789';
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 const keysFile = (tier: string) => ({
   tiers: {
     small: { multiplier: 1, quota: { runsPerDay: 4 } },
     large: { multiplier: 1, quota: { runsPerDay: 6, computeMsPerMonth: 10_000_000 } },
+    // One millisecond a day: the first run is admitted (0 used), the next finds it spent.
+    thrifty: { multiplier: 1, quota: { computeMsPerDay: 1 } },
   },
   keys: [
     { id: 'k-quota', sha256: sha256(KEY).toString('hex'), tier },
     { id: 'k-other', sha256: sha256(OTHER).toString('hex') },
+    { id: 'k-ms', sha256: sha256(MS_KEY).toString('hex'), tier: 'thrifty' },
   ],
 });
 
@@ -91,6 +95,9 @@ describe('quotas across two replicas', () => {
     const spent = await usage(a!.base, KEY);
     expect(spent.quota!.day.runs).toEqual({ used: 4, limit: 4, remaining: 0 });
     expect(spent.total.runs).toBe(4);
+    // The key's worker ms today are its tools' budgets spent (all within this minute's windows).
+    expect(spent.quota!.day.computeMs).toEqual({ used: spent.total.computeMs, limit: null, remaining: null });
+    expect(spent.total.computeMs).toBeGreaterThanOrEqual(4);
 
     // Runtime and dedicated, on both replicas: 429, scope quota, Retry-After at midnight UTC.
     for (const url of [
@@ -164,6 +171,22 @@ describe('quotas across two replicas', () => {
     );
     expect(policy).toContain('"regex-tester-day";q=1;w=86400');
     expect(policy).toContain('"key-day";q=4;w=86400');
+  });
+
+  it('refuses past a quota of worker milliseconds as BUDGET_EXCEEDED, scope quota', async () => {
+    const run = (base: string) =>
+      fetch(`${base}/api/tools/run/?toolId=token-counter&a=ms`, { headers: auth(MS_KEY) });
+    expect((await run(a!.base)).status).toBe(200);
+    const refused = await run(b!.base);
+    expect(refused.status).toBe(429);
+    const body = (await refused.json()) as Refusal;
+    expect(body.errorCode).toBe('BUDGET_EXCEEDED');
+    expect(body.rateLimit.scope).toBe('quota');
+    expect(body.rateLimit.quota).toMatchObject({ per: 'key', window: 'day', kind: 'computeMs', limit: 1 });
+    expect(body.rateLimit.quota!.used as number).toBeGreaterThanOrEqual(1);
+    const read = await usage(a!.base, MS_KEY);
+    expect(read.quota!.day.computeMs.used).toBe(body.rateLimit.quota!.used);
+    expect(read.quota!.day.computeMs.remaining).toBe(0);
   });
 
   it("applies a tier changed on SIGHUP to the next run, keeping the key's use", async () => {
