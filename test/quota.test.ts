@@ -65,7 +65,11 @@ describe('quotas across two replicas', () => {
     expect(res.status).toBe(200);
     return (await res.json()) as {
       quota?: {
-        day: { runs: { used: number; limit: number | null; remaining: number | null }; resetAt: string };
+        day: {
+          runs: { used: number; limit: number | null; remaining: number | null };
+          computeMs: { used: number; limit: number | null; remaining: number | null };
+          resetAt: string;
+        };
       };
       tools: Record<string, { quota?: { day: { runs: { used: number; limit: number | null } } } }>;
       total: { runs: number; computeMs: number };
