@@ -32,8 +32,8 @@ const POLICIES = [
   policy({}),
   policy({ tier: 'pro', limit: 5, burst: 0, cap: 3, windowMs: 2500 }),
   // Quotas per tool and per key (runs and ms a day, then a month), some small enough to bite.
-  policy({ limit: 6, cap: 3, quotas: [4, 400, 7, 900, 5, 700, 9, -1] }),
-  policy({ tier: 'pro', limit: 8, quotas: [-1, -1, -1, -1, 3, 300, 6, -1] }),
+  policy({ limit: 6, cap: 3, quotas: [2, 400, 4, 900, 3, 700, 6, -1] }),
+  policy({ tier: 'pro', limit: 8, quotas: [-1, -1, -1, -1, 2, 300, 4, -1] }),
 ];
 
 type Step =
@@ -197,7 +197,29 @@ describe('the two limit stores', () => {
           }
         },
       ),
-      { numRuns: 250 },
+      {
+        numRuns: 250,
+        // Besides the random ones: a key's quota of 2 runs a day spent, refused, open again the next day.
+        examples: [
+          [
+            [
+              ...Array.from({ length: 3 }, () => ({
+                kind: 'decide' as const,
+                key: 0,
+                tool: 0,
+                policy: 3,
+                points: 1,
+                admit: true,
+                together: 1,
+              })),
+              { kind: 'wait' as const, ms: 86_400_000 },
+              { kind: 'decide' as const, key: 0, tool: 1, policy: 3, points: 1, admit: true, together: 1 },
+            ],
+            false,
+            0,
+          ],
+        ],
+      },
     );
     // The sequences reached every state of the quotas, a refusal included.
     expect(
