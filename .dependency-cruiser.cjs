@@ -7,14 +7,15 @@
  *   shared   leaves: the code the API thread shares with the workers, the tool kit and the
  *            worker protocol (the names `#tool-kit` and `#worker-protocol` point there), paths
  *   base     the error table, the run's answer block, settings, API keys and tiers, the
- *            registry of tools, the HTTP edge's helpers (callerOf, sendError)
+ *            registry of tools, the HTTP edge's helpers (callerOf, sendError), an API
+ *            process's link to the primary of HUB_PROCESSES
  *   engine   the limits, the pool, the result cache, the metrics and the run facade over them
  *   content  what is derived from the tools and the facade: the generated docs, the
  *            catalogue (with the route declarations the OpenAPI document describes), the
  *            tool pages, MCP
  *   routes   the HTTP routes (they register the declarations of the catalogue)
  *   plugins  the fastify plugins (they mount the routes, the catalogue, MCP, the pages)
- *   app      buildApp and the server
+ *   app      buildApp, the server and the primary of HUB_PROCESSES
  */
 const LAYERS = [
   ['shared', ['src/shared/', 'src/tool-kit/', 'src/worker-protocol/', 'src/paths.ts']],
@@ -28,6 +29,9 @@ const LAYERS = [
       'src/auth/',
       'src/registry.ts',
       'src/http/',
+      'src/cluster/link.ts',
+      'src/cluster/messages.ts',
+      'src/cluster/sizing.ts',
     ],
   ],
   [
@@ -45,7 +49,7 @@ const LAYERS = [
   ['content', ['src/docs/', 'src/catalogue/', 'src/pages/', 'src/mcp/']],
   ['routes', ['src/routes/']],
   ['plugins', ['src/plugins/']],
-  ['app', ['src/app.ts', 'src/server.ts']],
+  ['app', ['src/app.ts', 'src/server.ts', 'src/cluster/primary.ts']],
 ];
 
 /** Tests drive their module from above: they are outside the layers. */

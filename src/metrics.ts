@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { type Aggregator, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { FastCounter, FastHistogram } from './fast-metrics.js';
 
 import type { PoolStats } from './pool/pool.js';
@@ -136,11 +136,14 @@ export class HubMetrics {
       ['tool'],
       this.registry,
     );
-    const gauge = (name: string, help: string, read: () => number) =>
+    // With HUB_PROCESSES > 1 a scrape sums every process's series (src/cluster/primary.ts):
+    // a share or a flag says how it combines instead.
+    const gauge = (name: string, help: string, read: () => number, aggregator: Aggregator = 'sum') =>
       new Gauge({
         name,
         help,
         registers,
+        aggregator,
         collect() {
           this.set(read());
         },
@@ -167,6 +170,7 @@ export class HubMetrics {
       'toolhub_pool_utilization',
       'Share of time the workers were busy (0..1)',
       () => opts.pool().utilization,
+      'average',
     );
     gauge(
       'toolhub_pool_slots_in_use',
@@ -178,6 +182,7 @@ export class HubMetrics {
       'toolhub_limiter_store_degraded',
       `1 while the limiter store (${opts.storeMode}) is unreachable and the in-process insurance counts`,
       opts.storeDegraded,
+      'max',
     );
     const cacheMemory = opts.cacheMemory;
     if (cacheMemory) {

@@ -27,6 +27,8 @@ export class QuotaMetrics {
       help: 'Highest share (0..1) of a quota used by one client of the tier in the open UTC day or month, seen here',
       labelNames: ['tier', 'window'],
       registers,
+      // The box's highest share, not a sum over its processes (HUB_PROCESSES > 1).
+      aggregator: 'max',
       collect() {
         this.reset();
         const now = Date.now();

@@ -12,12 +12,53 @@ process.on('SIGHUP', () => {
   else hupDuringBoot = true;
 });
 
-const { buildApp } = await import('./app.js');
+const { default: cluster } = await import('node:cluster');
 const { ConfigError } = await import('./config/env.js');
-const { RegistryError } = await import('./registry.js');
+
+/**
+ * HUB_PROCESSES > 1 (docs/operations.md, "Every core of the box"): this process becomes the
+ * primary of that many API processes on one port (src/cluster/primary.ts) and serves nothing
+ * itself. The whole configuration is checked here first, so a bad value stops the boot once.
+ */
+async function primary(): Promise<boolean> {
+  if (!cluster.isPrimary) return false;
+  const { loadConfig } = await import('./config/index.js');
+  const { processCount, poolThreadsPerProcess } = await import('./cluster/sizing.js');
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`tool-hub: ${err.message}\n`);
+    process.exit(1);
+  }
+  const processes = processCount(config.env.HUB_PROCESSES);
+  if (processes <= 1) return false;
+  if (!config.redis) {
+    process.stderr.write(
+      `tool-hub: HUB_PROCESSES=${config.env.HUB_PROCESSES} (${processes} processes) needs Redis (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS): in-process limits would count once per process, ${processes} times the policy\n`,
+    );
+    process.exit(1);
+  }
+  const { runPrimary, forwardHangup } = await import('./cluster/primary.js');
+  const env = { ...process.env } as Record<string, string>;
+  env.POOL_THREADS ??= String(poolThreadsPerProcess(processes));
+  runPrimary({
+    processes,
+    env,
+    shutdownTimeoutMs: config.env.SHUTDOWN_TIMEOUT_MS,
+    logLevel: config.env.LOG_LEVEL,
+  });
+  reloadKeys = forwardHangup;
+  if (hupDuringBoot) forwardHangup();
+  return true;
+}
 
 /** Listens and shuts down gracefully; everything else is built by buildApp(). */
 async function main(): Promise<void> {
+  // Loaded here, not in a primary: it serves nothing and needs none of the app.
+  const { buildApp } = await import('./app.js');
+  const { RegistryError } = await import('./registry.js');
   let app: Awaited<ReturnType<typeof buildApp>>;
   try {
     app = await buildApp();
@@ -71,4 +112,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (!(await primary())) await main();

@@ -314,6 +314,13 @@ export const RESPONSE_SCHEMAS = {
           capacity: { type: 'integer', description: 'POOL_THREADS + POOL_MAX_QUEUE' },
         },
       },
+      processes: {
+        type: 'object',
+        description:
+          'With HUB_PROCESSES > 1: the API processes of the box and how many are ready (ready needs all)',
+        required: ['total', 'ready'],
+        properties: { total: { type: 'integer' }, ready: { type: 'integer' } },
+      },
       limiterStore: {
         enum: ['redis', 'memory', 'degraded'],
         description: 'degraded: Redis is away and each instance counts alone on its insurance limiter',

@@ -31,6 +31,7 @@ export const ENV_SCHEMA = {
     'RESULT_MAX_BYTES',
     'BODY_LIMIT_BYTES',
     'SHUTDOWN_TIMEOUT_MS',
+    'HUB_PROCESSES',
     'PRESSURE_MAX_EVENT_LOOP_DELAY_MS',
     'PRESSURE_MAX_EVENT_LOOP_UTILIZATION',
     'PRESSURE_MAX_HEAP_USED_BYTES',
@@ -183,6 +184,13 @@ export const ENV_SCHEMA = {
       maximum: 600000,
       default: 15000,
       description: 'On SIGTERM, longest wait for in-flight runs before the process exits',
+    },
+    HUB_PROCESSES: {
+      type: 'string',
+      pattern: '^(auto|[1-9][0-9]?)$',
+      default: '1',
+      description:
+        'API processes on one port (node:cluster), 1..99, or `auto`: one per two available CPUs. More than 1 needs Redis; each gets POOL_THREADS = CPUs / processes (1..4) unless set (docs/operations.md, "Every core of the box")',
     },
     PRESSURE_MAX_EVENT_LOOP_DELAY_MS: {
       type: 'integer',

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { routeSchema } from '../catalogue/route-doc.js';
 import { ROUTE_DOCS } from '../catalogue/route-docs.js';
+import { ProcessLink } from '../cluster/link.js';
 import { HubMetrics } from '../metrics.js';
 import { EVENTS } from '../shared/events.js';
 
@@ -55,9 +56,13 @@ export default fp(
       done();
     });
 
+    // HUB_PROCESSES > 1: one scrape answers for the box, every process's metrics summed by the
+    // primary (prom-client's cluster aggregation, src/cluster/primary.ts).
+    const link = ProcessLink.current();
+    link?.provide('metrics', () => metrics.registry.getMetricsAsJSON());
     app.get(ROUTE_DOCS.metrics.url, { schema: routeSchema(ROUTE_DOCS.metrics) }, async (_request, reply) => {
       reply.type(metrics.registry.contentType);
-      return metrics.registry.metrics();
+      return link ? ((await link.ask('metrics')) as string) : metrics.registry.metrics();
     });
   },
   { name: 'toolhub-metrics', dependencies: ['toolhub-limits', 'toolhub-pool'] },

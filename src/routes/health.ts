@@ -1,12 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { routeSchema } from '../catalogue/route-doc.js';
 import { ROUTE_DOCS } from '../catalogue/route-docs.js';
+import { ProcessLink } from '../cluster/link.js';
+import type { BoxReadiness } from '../cluster/messages.js';
 
 /**
  * `/healthz`: the process is alive. `/readyz`: every worker has loaded its tools and the
- * instance is not shedding load (503 otherwise); the limiter store is `redis`, `memory` or `degraded`.
+ * instance is not shedding load (503 otherwise), and with HUB_PROCESSES > 1 so is every process
+ * of the box; the limiter store is `redis`, `memory` or `degraded`.
  */
 export default async function healthRoutes(app: FastifyInstance): Promise<void> {
+  const localReady = () => app.pool.warm && app.pool.stats().workers > 0 && !app.isUnderPressure();
+  const link = ProcessLink.current();
+  link?.provide('ready', localReady);
   app.get(ROUTE_DOCS.healthz.url, { schema: routeSchema(ROUTE_DOCS.healthz) }, async () => ({
     ok: true,
     status: 'alive',
@@ -16,7 +22,9 @@ export default async function healthRoutes(app: FastifyInstance): Promise<void> 
     const redis = app.limits.redis;
     const limiterStore = redis === null ? 'memory' : redis.degraded ? 'degraded' : 'redis';
     const pressured = app.isUnderPressure();
-    const ready = app.pool.warm && pool.workers > 0 && !pressured;
+    // HUB_PROCESSES > 1: ready only when every process of the box is.
+    const box = link ? ((await link.ask('ready').catch(() => null)) as BoxReadiness | null) : null;
+    const ready = localReady() && !pressured && (link === null || (box !== null && box.ready >= box.total));
     // Degraded still serves (the insurance limiter counts): ready, but said so.
     reply.code(ready ? 200 : 503);
     return {
@@ -39,6 +47,7 @@ export default async function healthRoutes(app: FastifyInstance): Promise<void> 
         capacity: pool.capacity,
       },
       limiterStore,
+      ...(box ? { processes: box } : {}),
     };
   });
 }

@@ -1,0 +1,258 @@
+/**
+ * HUB_PROCESSES (docs/operations.md, "Every core of the box"): one primary and its API
+ * processes on one port, real processes on a real Redis. Every process answers; a limit is
+ * exact across them; one scrape is the sum of theirs; a process that dies comes back while
+ * the others answer; SIGTERM drains the runs in flight in every process and exits 0; more
+ * than one process without Redis refuses to boot with one line.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeysFile, policyFile, REDIS_URL, redisPrefix, requireRedis } from './helpers.js';
+import { type Instance, serverJs, startInstance, stopInstance } from './server-process.js';
+
+/** A GET on a connection of its own (the primary hands new connections to its processes in turn). */
+function get(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent: false, headers: { connection: 'close' } }, (res) => {
+      let body = '';
+      res.on('data', (d) => {
+        body += String(d);
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.setTimeout(15_000, () => req.destroy(new Error(`no answer to ${url} in 15 s`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A POST of JSON on a connection of its own. */
+function post(url: string, json: unknown): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const data = JSON.stringify(json);
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        headers: { connection: 'close', 'content-type': 'application/json', 'content-length': data.length },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (d) => {
+          body += String(d);
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.setTimeout(15_000, () => req.destroy(new Error(`no answer to ${url} in 15 s`)));
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+/** The PIDs whose parent is `pid` (/proc, no pgrep needed). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Field 4, after the command in parentheses (which may hold spaces).
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** The PIDs that logged a completed request whose URL contains `marker` (answered `status`, if given). */
+function answeredBy(stdout: string, marker: string, status?: number): Set<number> {
+  const pids = new Set<number>();
+  for (const line of stdout.split('\n')) {
+    if (!line.includes('request completed') || !line.includes(marker)) continue;
+    const entry = JSON.parse(line) as { pid: number; statusCode: number };
+    if (status === undefined || entry.statusCode === status) pids.add(entry.pid);
+  }
+  return pids;
+}
+
+/** The sum of a metric's samples whose labels contain every `with` item. */
+function sample(text: string, name: string, ...with_: string[]): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    if (with_.every((w) => line.includes(w))) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
+
+const startBox = async (extra: Record<string, string> = {}) =>
+  startInstance({
+    HUB_PROCESSES: '2',
+    REDIS_URL,
+    REDIS_PREFIX: redisPrefix(),
+    LOG_LEVEL: 'info',
+    POLICY_FILE: await policyFile({
+      tools: {
+        'token-counter': { limit: 6, burst: 0 },
+        'regex-tester': { timeoutMs: 3000, maxInFlightPerClient: 8, limit: 100 },
+      },
+    }),
+    ...extra,
+  });
+
+describe('HUB_PROCESSES=2', () => {
+  let hub: Instance | undefined;
+  beforeAll(async () => {
+    await requireRedis();
+    hub = await startBox();
+  }, 90_000);
+  afterAll(async () => {
+    await stopInstance(hub);
+  });
+
+  it('answers from every process on one port; a limit is exact across them and one scrape sums them', async () => {
+    const readiness = JSON.parse((await get(`${hub!.base}/readyz`)).body) as { processes: unknown };
+    expect(readiness.processes).toEqual({ total: 2, ready: 2 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++)
+      statuses.push((await get(`${hub!.base}/api/tools/run/?toolId=token-counter&a=exact${i}`)).status);
+    // The limit of 6 counts across both processes, in Redis: 6 answers, then refusals.
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429, 429, 429]);
+    await expect.poll(() => answeredBy(hub!.stdout(), 'a=exact').size, { timeout: 5000 }).toBe(2);
+    const metrics = (await get(`${hub!.base}/metrics`)).body;
+    // Each run counted once, whichever process ran it.
+    expect(sample(metrics, 'toolhub_runs_total', 'tool="token-counter"', 'outcome="ok"')).toBe(6);
+    expect(sample(metrics, 'toolhub_runs_total', 'tool="token-counter"', 'outcome="RATE_LIMITED"')).toBe(4);
+    expect(sample(metrics, 'toolhub_process_restarts_total')).toBe(0);
+  });
+
+  it('starts a process that dies again, while the other answers', async () => {
+    const before = childrenOf(hub!.proc.pid!);
+    expect(before).toHaveLength(2);
+    process.kill(before[0]!, 'SIGKILL');
+    // Once the primary knows (a connection handed over at the very instant of the death is
+    // lost with the process), the other process answers while the new one boots.
+    await expect.poll(() => hub!.stdout(), { timeout: 10_000 }).toContain('an API process exited');
+    for (let i = 0; i < 4; i++) {
+      const res = await get(`${hub!.base}/api/tools/run/?toolId=cron-expression&a=${i}%20*%20*%20*%20*`);
+      expect(res.status).toBe(200);
+    }
+    await expect
+      .poll(() => childrenOf(hub!.proc.pid!).filter((p) => !before.includes(p)).length, { timeout: 30_000 })
+      .toBe(1);
+    await expect
+      .poll(async () => JSON.parse((await get(`${hub!.base}/readyz`)).body).processes, { timeout: 30_000 })
+      .toEqual({ total: 2, ready: 2 });
+    expect(hub!.stdout()).toContain('an API process exited; starting it again');
+    expect(sample((await get(`${hub!.base}/metrics`)).body, 'toolhub_process_restarts_total')).toBe(1);
+  }, 90_000);
+});
+
+describe('HUB_PROCESSES=2 on SIGTERM', () => {
+  it('drains the runs in flight in every process and exits 0', async () => {
+    await requireRedis();
+    const hub = await startBox({ SHUTDOWN_TIMEOUT_MS: '15000', QUEUE_WAIT_MS: '15000' });
+    try {
+      // Slow runs (a catastrophic regex runs to its 3000 ms deadline), each on a connection of
+      // its own, a moment apart: the primary hands a burst of connections to one process, and
+      // spaced ones to each in turn.
+      const slow: Promise<{ status: number; body: string }>[] = [];
+      for (let i = 0; i < 4; i++) {
+        slow.push(
+          post(`${hub.base}/api/tools/run/?drain=${i}`, {
+            toolId: 'regex-tester',
+            input: { a: '^(a|a)+$', b: `${'a'.repeat(40)}!`, c: 'u', mode: 'test' },
+          }),
+        );
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      // SIGTERM once all four hold a pool slot, in whichever process (the scrape is the box's).
+      await expect
+        .poll(async () => sample((await get(`${hub.base}/metrics`)).body, 'toolhub_pool_slots_in_use'), {
+          timeout: 30_000,
+          interval: 50,
+        })
+        .toBe(4);
+      hub.proc.kill('SIGTERM');
+      const answers = await Promise.all(slow);
+      // Each got its run's own answer (its deadline), not a reset connection.
+      expect(answers.map((a) => a.status)).toEqual([504, 504, 504, 504]);
+      expect(await hub.exited).toBe(0);
+      expect(answeredBy(hub.stdout(), 'drain=').size).toBe(2);
+    } finally {
+      await stopInstance(hub);
+    }
+  }, 90_000);
+});
+
+describe('HUB_PROCESSES=2 on SIGHUP', () => {
+  it('reloads the keys file in every process', async () => {
+    await requireRedis();
+    const keys = await apiKeysFile([
+      { id: 'a', key: 'secret-key-a-0123456789' },
+      { id: 'b', key: 'secret-key-b-0123456789' },
+    ]);
+    const hub = await startBox({ API_KEYS_FILE: keys });
+    try {
+      const asB = () =>
+        new Promise<number>((resolve, reject) => {
+          const req = request(
+            `${hub.base}/api/tools/run/?toolId=cron-expression&a=7%20*%20*%20*%20*`,
+            {
+              agent: false,
+              headers: { connection: 'close', authorization: 'Bearer secret-key-b-0123456789' },
+            },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode ?? 0));
+            },
+          );
+          req.on('error', reject);
+          req.end();
+        });
+      expect(await asB()).toBe(200);
+      writeFileSync(
+        keys,
+        readFileSync(keys, 'utf8')
+          .replace(/\{[^{}]*"id":"b"[^{}]*\},?/, '')
+          .replace(',]', ']'),
+      );
+      hub.proc.kill('SIGHUP');
+      // Revoked in both processes: new connections until each process has refused one (the
+      // primary hands connections to free processes in turn; two at once may go to one).
+      await expect
+        .poll(
+          async () => {
+            await Promise.all(Array.from({ length: 4 }, asB));
+            return answeredBy(hub.stdout(), 'a=7%20', 401).size;
+          },
+          { timeout: 15_000 },
+        )
+        .toBe(2);
+      // And none was let in after both had it.
+      expect(await Promise.all(Array.from({ length: 4 }, asB))).toEqual([401, 401, 401, 401]);
+    } finally {
+      await stopInstance(hub);
+    }
+  }, 90_000);
+});
+
+describe('HUB_PROCESSES without Redis', () => {
+  it('refuses to boot with one line saying why', () => {
+    const r = spawnSync(process.execPath, [serverJs], {
+      env: { ...process.env, HUB_PROCESSES: '3', PORT: '0', HOST: '127.0.0.1', REDIS_URL: '' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(
+      /^tool-hub: HUB_PROCESSES=3 \(3 processes\) needs Redis .*in-process limits would count once per process[^\n]*\n$/,
+    );
+  });
+});
