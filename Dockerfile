@@ -30,4 +30,6 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Run node directly (not npm) so SIGTERM reaches the server and it drains in-flight runs.
+# With HUB_PROCESSES > 1 that node is the primary: it passes SIGTERM and SIGHUP to every API
+# process and exits once all have drained (docs/operations.md#every-core-of-the-box).
 CMD ["node", "dist/src/server.js"]

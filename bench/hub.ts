@@ -5,8 +5,10 @@ import { freePort, type ServerProcess, startServer, stopServer } from './process
 /** One configuration of the hub; each scenario run gets its own process with it. */
 export interface HubConfig {
   redis: boolean;
-  /** POOL_THREADS; absent: the hub's default (CPU count, 1..4). */
+  /** POOL_THREADS; absent: the hub's default (CPU count, 1..4; shared out among HUB_PROCESSES). */
   poolThreads?: number;
+  /** HUB_PROCESSES; absent: one. */
+  processes?: number;
   /**
    * `fast`: token-counter's limits raised so they never reject (the limiter still runs every
    * check), every other tool on its default policy. `timeouts`: also regex-tester's rate limit
@@ -91,12 +93,14 @@ function hubEnv(config: HubConfig, ctx: HubContext, port: number): Record<string
   if (config.redis && ctx.clusterNodes) env.REDIS_CLUSTER_NODES = ctx.clusterNodes;
   else if (config.redis) env.REDIS_URL = ctx.redisUrl;
   if (config.poolThreads !== undefined) env.POOL_THREADS = String(config.poolThreads);
+  if (config.processes !== undefined) env.HUB_PROCESSES = String(config.processes);
   return env;
 }
 
 export function describeHub(config: HubConfig): string {
   const pool = config.poolThreads === undefined ? 'default pool' : `POOL_THREADS=${config.poolThreads}`;
-  return `hub (${config.redis ? 'Redis' : 'in-process'} limiter, ${pool}, policy ${config.policy})`;
+  const processes = config.processes === undefined ? '' : `, HUB_PROCESSES=${config.processes}`;
+  return `hub (${config.redis ? 'Redis' : 'in-process'} limiter, ${pool}${processes}, policy ${config.policy})`;
 }
 
 export async function startHub(config: HubConfig, ctx: HubContext, pollMs?: number): Promise<ServerProcess> {

@@ -14,6 +14,8 @@ export interface BenchOptions {
   soak: boolean;
   /** Seconds of the soak run; 300 by the issue, shorter only to try the harness itself. */
   soakSeconds: number;
+  /** HUB_PROCESSES of the scaling stage (empty: no stage), e.g. 1, 2, 4. */
+  scaling: number[];
   /** Run only scenarios whose id contains one of these (debugging the harness). */
   only: string[];
 }
@@ -26,7 +28,8 @@ const HELP = `npm run bench -- [flags]
   --quick           CI mode: 1 round, 3 s per scenario, numbers not judged, results in bench/results/quick/
   --soak            add a 5-minute run of hub-run-redis and report the RSS growth
   --soak-seconds S  length of the soak (default 300)
-  --only a,b        only the scenarios whose id contains one of these (harness debugging)`;
+  --only a,b        only the scenarios whose id contains one of these (harness debugging)
+  --scaling 1,2,4   add the scaling stage: HUB_PROCESSES=N beside N bare fastify processes, for each N`;
 
 function positive(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -48,6 +51,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       quick: { type: 'boolean', default: false },
       soak: { type: 'boolean', default: false },
       'soak-seconds': { type: 'string' },
+      scaling: { type: 'string' },
       only: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -68,6 +72,10 @@ export function parseOptions(argv: string[]): BenchOptions {
     quick,
     soak: values.soak === true,
     soakSeconds: positive('soak-seconds', values['soak-seconds'], 300),
+    scaling:
+      values.scaling === undefined
+        ? []
+        : (values.scaling || '1,2,4').split(',').map((n) => Math.round(positive('scaling', n.trim(), 1))),
     only: (values.only ?? '')
       .split(',')
       .map((s) => s.trim())

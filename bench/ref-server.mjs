@@ -2,10 +2,25 @@
 // Plain JavaScript run by `node` with the project's own fastify, so nothing but fastify
 // (no tsx loader, no hub code) is measured. Usage: node bench/ref-server.mjs get|post|get-bytes <file>
 // Listens on 127.0.0.1, port 0; prints {"port":N} on stdout once listening.
+import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 
 const mode = process.argv[2];
+
+// REF_PROCESSES=N (the scaling stage, bench/scaling.ts): N such servers on one port, as the
+// hub's HUB_PROCESSES runs N API processes (node:cluster; listen(0) gives every one the same port).
+const processes = Number(process.env.REF_PROCESSES ?? '1');
+if (cluster.isPrimary && processes > 1) {
+  for (let i = 0; i < processes; i++) cluster.fork();
+  for (const signal of ['SIGTERM', 'SIGINT']) {
+    process.once(signal, () => {
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+      process.exit(0);
+    });
+  }
+  await new Promise(() => {});
+}
 
 // The body the harness sends (bench/payloads.ts, ~208 bytes), described as tightly as
 // the hub describes its runtime body, so validation costs what it would cost there.

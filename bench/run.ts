@@ -14,6 +14,7 @@ import { killAllNow, StartError, startServer, stopAll } from './processes.js';
 import { computeRatios, type SoakFigures } from './ratios.js';
 import { costTable, markdownReport, ratioTable, type SoakRecord, scenarioTable } from './report-md.js';
 import { ratioChart } from './report-svg.js';
+import { measureScaling, type ScalingRow, scalingTable } from './scaling.js';
 import { allScenarios, describeScenario } from './scenarios.js';
 import { runSoak } from './soak.js';
 import { type RunRecord, type ScenarioSummary, summarise } from './stats.js';
@@ -54,6 +55,7 @@ const runs: RunRecord[] = [];
 const problems: string[] = [];
 let soak: { record: SoakRecord; figures: SoakFigures } | null = null;
 let boot: BootFigures | null = null;
+let scaling: ScalingRow[] | null = null;
 const tmp = await mkdtemp(join(tmpdir(), 'toolhub-bench-'));
 
 log(`Tool Hub benchmark: ${machineLine(machine)}`);
@@ -92,6 +94,18 @@ try {
         `bare fastify ${boot.bareMs.median.toFixed(0)} ms; idle RSS hub ${(boot.hubRss.median / 2 ** 20).toFixed(0)} MiB, ` +
         `bare fastify ${(boot.bareRss.median / 2 ** 20).toFixed(0)} MiB\n`,
     );
+  }
+  if (opts.scaling.length > 0) {
+    log(`scaling: HUB_PROCESSES ${opts.scaling.join(', ')} beside as many bare fastify processes`);
+    scaling = await measureScaling(
+      opts.scaling,
+      hub,
+      refScript,
+      opts.duration,
+      opts.connections,
+      servers.redisPids[0] ?? null,
+    );
+    log(`${scalingTable(scaling)}\n`);
   }
   for (let round = 1; round <= opts.rounds && !interruption.requested; round++) {
     for (const [i, scenario] of scenarios.entries()) {
@@ -148,7 +162,7 @@ const title = `Tool Hub: ratios against the issue-5 targets, ${date}${opts.quick
 const files: [string, string][] = [
   [
     `${date}.json`,
-    `${JSON.stringify({ machine, options: opts, scenarios: scenarios.map(describeScenario), runs, summaries, ratios, boot, soak: soak?.record ?? null, problems }, null, 2)}\n`,
+    `${JSON.stringify({ machine, options: opts, scenarios: scenarios.map(describeScenario), runs, summaries, ratios, boot, scaling, soak: soak?.record ?? null, problems }, null, 2)}\n`,
   ],
   [
     `${date}.md`,
@@ -161,7 +175,7 @@ const files: [string, string][] = [
       boot,
       problems,
       svgName,
-    }),
+    }) + (scaling ? `\n## Scaling (HUB_PROCESSES)\n\n${scalingTable(scaling)}\n` : ''),
   ],
   [svgName, ratioChart(ratios, title, machineLine(machine))],
 ];
