@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { processCpuNs } from './cpu.js';
 import { drive, type RequestSpec } from './drive.js';
 import { type HubContext, startHub } from './hub.js';
@@ -16,6 +18,8 @@ export interface ScalingRow {
   hubCpuUs: number | null;
   /** The Redis server's CPU per answer, µs. */
   redisUs: number | null;
+  /** Cores each API process (and each bare process) was pinned to, or why not. */
+  pinning: string;
 }
 
 const RUN: RequestSpec = {
@@ -48,6 +52,27 @@ async function treeCpuNs(pid: number): Promise<number> {
   return ns;
 }
 
+/**
+ * Pins each child of `pid` (the API processes, every thread: `taskset -a`) to its own
+ * `CPUs / N` cores, where the machine has a core for each and taskset is there; says which.
+ */
+function pin(children: number[]): string {
+  const cpus = availableParallelism();
+  const each = Math.floor(cpus / children.length);
+  if (each < 1) return `not pinned (${children.length} processes, ${cpus} cores)`;
+  try {
+    for (const [i, child] of children.entries()) {
+      const first = i * each;
+      execFileSync('taskset', ['-a', '-pc', `${first}-${first + each - 1}`, String(child)], {
+        stdio: 'ignore',
+      });
+    }
+    return `${each} core(s) each`;
+  } catch (error) {
+    return `not pinned (${(error as Error).message.split('\n')[0]})`;
+  }
+}
+
 /** Answers/s of `server` under `connections` for `seconds`, after a warm-up, with its CPU and Redis's. */
 async function measure(
   server: ServerProcess,
@@ -75,7 +100,8 @@ async function measure(
  * The scaling stage of `npm run bench -- --scaling` (docs/benchmarks.md, "Every core of the
  * box"): for each N, a hub with HUB_PROCESSES=N (Redis limiter, the default pool rule) and
  * then N bare fastify processes on one port (bench/ref-server.mjs, REF_PROCESSES=N), each
- * driven alone at `connections`. Not pinned to cores: the kernel places the processes.
+ * driven alone at `connections`. Each API process (every thread of it) is pinned to its own
+ * `CPUs / N` cores where there are enough (taskset); the primary and the load generator are not.
  */
 export async function measureScaling(
   counts: number[],
@@ -89,7 +115,10 @@ export async function measureScaling(
   for (const n of counts) {
     const hubServer = await startHub({ redis: true, policy: 'fast', processes: n }, hub);
     let hubFigures: Awaited<ReturnType<typeof measure>>;
+    let pinning: string;
     try {
+      // One process: the server itself; more: the primary's API processes.
+      pinning = pin(n === 1 ? [hubServer.pid] : (await tree(hubServer.pid)).slice(1));
       hubFigures = await measure(hubServer, RUN, seconds, connections, redisPid);
     } finally {
       await stopServer(hubServer);
@@ -101,6 +130,7 @@ export async function measureScaling(
     });
     let bareFigures: Awaited<ReturnType<typeof measure>>;
     try {
+      pin(n === 1 ? [bare.pid] : (await tree(bare.pid)).slice(1));
       bareFigures = await measure(bare, BARE, seconds, connections, null);
     } finally {
       await stopServer(bare);
@@ -113,6 +143,7 @@ export async function measureScaling(
       efficiency: one === undefined ? null : hubFigures.rps / (n * one),
       hubCpuUs: hubFigures.cpuUs,
       redisUs: hubFigures.redisUs,
+      pinning,
     });
   }
   return rows;
@@ -122,11 +153,11 @@ export async function measureScaling(
 export function scalingTable(rows: ScalingRow[]): string {
   const f = (n: number | null, d = 0) => (n === null ? 'n/a' : n.toFixed(d));
   return [
-    '| processes | hub answers/s | bare fastify req/s | hub rps / (N × rps at 1) | hub CPU µs/answer | Redis µs/answer |',
-    '|---:|---:|---:|---:|---:|---:|',
+    '| processes | hub answers/s | bare fastify req/s | hub rps / (N × rps at 1) | hub CPU µs/answer | Redis µs/answer | pinning |',
+    '|---:|---:|---:|---:|---:|---:|---|',
     ...rows.map(
       (r) =>
-        `| ${r.processes} | ${f(r.hubRps)} | ${f(r.bareRps)} | ${f(r.efficiency, 2)} | ${f(r.hubCpuUs)} | ${f(r.redisUs, 1)} |`,
+        `| ${r.processes} | ${f(r.hubRps)} | ${f(r.bareRps)} | ${f(r.efficiency, 2)} | ${f(r.hubCpuUs)} | ${f(r.redisUs, 1)} | ${r.pinning} |`,
     ),
   ].join('\n');
 }
