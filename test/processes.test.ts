@@ -139,6 +139,10 @@ describe('HUB_PROCESSES=2', () => {
     // Once the primary knows (a connection handed over at the very instant of the death is
     // lost with the process), the other process answers while the new one boots.
     await expect.poll(() => hub!.stdout(), { timeout: 10_000 }).toContain('an API process exited');
+    // The box is not ready while one of its processes is missing (its successor still boots).
+    const down = await get(`${hub!.base}/readyz`);
+    expect(down.status).toBe(503);
+    expect(JSON.parse(down.body).processes).toEqual({ total: 2, ready: 1 });
     for (let i = 0; i < 4; i++) {
       const res = await get(`${hub!.base}/api/tools/run/?toolId=cron-expression&a=${i}%20*%20*%20*%20*`);
       expect(res.status).toBe(200);
