@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeysFile, policyFile, REDIS_URL, redisPrefix, requireRedis } from './helpers.js';
 import { type Instance, serverJs, startInstance, stopInstance } from './server-process.js';
@@ -243,6 +244,27 @@ describe('HUB_PROCESSES=2 on SIGHUP', () => {
       expect(await Promise.all(Array.from({ length: 4 }, asB))).toEqual([401, 401, 401, 401]);
     } finally {
       await stopInstance(hub);
+    }
+  }, 90_000);
+});
+
+describe('HUB_PROCESSES=2 on a port in use', () => {
+  it('stops with the reason, exit 1, rather than start the processes again forever', async () => {
+    await requireRedis();
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const r = spawnSync(process.execPath, [serverJs], {
+        env: { ...process.env, HUB_PROCESSES: '2', PORT: String(port), HOST: '127.0.0.1', REDIS_URL },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`tool-hub: cannot listen on HOST=127.0.0.1 PORT=${port}: EADDRINUSE`);
+      expect(r.stdout).toContain('an API process failed to start; stopping');
+    } finally {
+      taken.close();
     }
   }, 90_000);
 });

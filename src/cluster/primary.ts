@@ -45,6 +45,7 @@ export function runPrimary(opts: PrimaryOptions): void {
   const pending = new Map<number, { parts: unknown[]; expected: number; done: () => void }>();
   let nextTell = 0;
   let closing = false;
+  let listened = false;
 
   const start = (slot: number) => {
     const worker = cluster.fork(opts.env);
@@ -53,9 +54,19 @@ export function runPrimary(opts: PrimaryOptions): void {
     worker.on('message', (m: unknown) => {
       if (isMessage(m)) void onMessage(worker, m);
     });
+    worker.once('listening', () => {
+      listened = true;
+    });
     worker.on('exit', (code, signal) => {
       if (bySlot.get(slot) === worker) bySlot.delete(slot);
       if (closing) return;
+      // No process of the box has ever listened: the boot fails (a port in use, say; the
+      // process said why on stderr). Starting it again would fail the same way forever.
+      if (!listened) {
+        log.error({ slot, code, signal }, 'an API process failed to start; stopping');
+        shutdown('boot failure', 1);
+        return;
+      }
       const inARow = Date.now() - startedAt > STABLE_MS ? 1 : (deaths.get(slot) ?? 0) + 1;
       deaths.set(slot, inARow);
       const delayMs = Math.min(RESTART_MAX_MS, RESTART_FIRST_MS * 2 ** (inARow - 1));
@@ -106,7 +117,7 @@ export function runPrimary(opts: PrimaryOptions): void {
     }
   };
 
-  const shutdown = (signal: string) => {
+  function shutdown(signal: string, failed: 0 | 1 = 0): void {
     if (closing) return;
     closing = true;
     log.info({ signal, processes: bySlot.size }, 'shutting down: draining every API process');
@@ -119,13 +130,13 @@ export function runPrimary(opts: PrimaryOptions): void {
     const exits = [...bySlot.values()].map(
       (w) =>
         new Promise<boolean>((resolve) => {
-          if (w.process.exitCode !== null) resolve(w.process.exitCode === 0);
+          if (w.process.exitCode !== null || w.process.signalCode !== null) resolve(w.process.exitCode === 0);
           else w.process.once('exit', (code) => resolve(code === 0));
           w.process.kill('SIGTERM');
         }),
     );
-    void Promise.all(exits).then((clean) => process.exit(clean.every(Boolean) ? 0 : 1));
-  };
+    void Promise.all(exits).then((clean) => process.exit(failed === 0 && clean.every(Boolean) ? 0 : 1));
+  }
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 
