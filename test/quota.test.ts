@@ -153,6 +153,28 @@ describe('quotas across two replicas', () => {
     expect(body.errorCode).toBe('RATE_LIMITED');
     expect(body.rateLimit.scope).toBe('rate');
     expect(body.rateLimit.quota).toBeUndefined();
+    // The same on the other doors: a batch item and an MCP result.
+    const batch = await fetch(`${b!.base}/api/tools/batch/`, {
+      method: 'POST',
+      headers: { ...auth(OTHER), 'content-type': 'application/json' },
+      body: JSON.stringify({ runs: [{ toolId: 'cron-expression', a: '* * * * *' }] }),
+    });
+    const item = ((await batch.json()) as { results: Refusal[] }).results[0]!;
+    expect(item).toMatchObject({ errorCode: 'RATE_LIMITED', rateLimit: { scope: 'rate' } });
+    const client = new Client({ name: 'quota-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${a!.base}/mcp`), { requestInit: { headers: auth(OTHER) } }),
+    );
+    try {
+      const result = await client.callTool({
+        name: 'cron-expression',
+        arguments: { expression: '* * * * *' },
+      });
+      expect(result.isError).toBe(true);
+      expect((result._meta!.error as Refusal).rateLimit.scope).toBe('rate');
+    } finally {
+      await client.close();
+    }
   });
 
   it("keeps a tool's own quota per client, reported by GET /api/usage", async () => {
