@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -97,6 +97,14 @@ describe('npm run keys', { timeout: 180_000 }, () => {
     expect(keys(['tier', 'add', 'pro', '--multiplier', '2']).status).toBe(0);
     const key = keys(['add', 'team-a', '--tier', 'pro']).stdout.trim();
     expect(keys(['add', 'team-b']).status).toBe(0);
+    // A quota for the tier, written by hand (docs/operations.md, "Quotas"); changing the
+    // tier's multiplier with the script keeps it.
+    const file = join(cwd, 'api-keys.json');
+    const data = readApiKeysFile(file);
+    data.tiers!.pro = { multiplier: 3, quota: { runsPerDay: 10 } };
+    writeFileSync(file, JSON.stringify(data));
+    expect(keys(['tier', 'add', 'pro', '--multiplier', '2']).status).toBe(0);
+    expect(readApiKeysFile(file).tiers!.pro).toEqual({ multiplier: 2, quota: { runsPerDay: 10 } });
     const env = {
       REDIS_URL,
       REDIS_PREFIX: redisPrefix(),
@@ -118,6 +126,9 @@ describe('npm run keys', { timeout: 180_000 }, () => {
     // The tier doubles the fixture's 1000 runs a minute.
     expect(all.stdout).toMatch(
       /^ {2}fx-echo: rate 2\/2000\+0 per 60 s \(resets in \d+ s\), budget \d+\/60000 ms, in flight 0\/8$/m,
+    );
+    expect(all.stdout).toMatch(
+      /^ {2}quota of the key: today 2\/10 runs, \d+ ms \(resets \d{4}-\d\d-\d\dT00:00:00\.000Z\); this month 2 runs, \d+ ms \(resets \d{4}-\d\d-01T00:00:00\.000Z\)$/m,
     );
     expect(all.stdout).toMatch(/^team-b: 0 runs, 0 ms of compute, 0 in flight$/m);
     const one = keys(['usage', 'team-b'], env);
