@@ -11,6 +11,7 @@ import { request } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeysFile, policyFile, REDIS_URL, redisPrefix, requireRedis } from './helpers.js';
+import { promtool } from './promtool.js';
 import { type Instance, serverJs, startInstance, stopInstance } from './server-process.js';
 
 /** A GET on a connection of its own (the primary hands new connections to its processes in turn). */
@@ -131,6 +132,21 @@ describe('HUB_PROCESSES=2', () => {
     expect(sample(metrics, 'toolhub_runs_total', 'tool="token-counter"', 'outcome="ok"')).toBe(6);
     expect(sample(metrics, 'toolhub_runs_total', 'tool="token-counter"', 'outcome="RATE_LIMITED"')).toBe(4);
     expect(sample(metrics, 'toolhub_process_restarts_total')).toBe(0);
+    // The box's scrape is a valid exposition (histograms and all), with one bucket line per
+    // series: summed, not listed once per process.
+    const check = promtool(['check', 'metrics'], metrics);
+    expect(check.stdout + check.stderr).toBe('');
+    expect(check.status).toBe(0);
+    const infBuckets = metrics
+      .split('\n')
+      .filter(
+        (l) =>
+          l.startsWith('toolhub_run_duration_seconds_bucket{') &&
+          l.includes('tool="token-counter"') &&
+          l.includes('le="+Inf"'),
+      );
+    expect(infBuckets).toHaveLength(1);
+    expect(Number(infBuckets[0]!.slice(infBuckets[0]!.lastIndexOf(' ') + 1))).toBe(6);
   });
 
   it('starts a process that dies again, while the other answers', async () => {
