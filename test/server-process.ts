@@ -55,6 +55,15 @@ export async function startInstance(env: Record<string, string>, opts: StartOpti
     stdout += String(d);
   });
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  // A server that dies of itself (not SIGKILLed by stopInstance, not SIGTERMed by a test that
+  // then awaits its exit) says so in the test output, with its last words: a later "fetch
+  // failed" or an empty reply is otherwise all a failing run shows.
+  proc.once('exit', (code, signal) => {
+    if (stopping.has(proc) || signal === 'SIGTERM' || code === 0) return;
+    console.error(
+      `server ${proc.pid} on port ${port} exited (code ${code}, signal ${signal}); stderr:\n${stderr.slice(-4000)}`,
+    );
+  });
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -73,6 +82,7 @@ export async function startInstance(env: Record<string, string>, opts: StartOpti
     }
     if (Date.now() > deadline) {
       // A test that fails here never gets the instance to stop: stop it now.
+      stopping.add(proc);
       proc.kill('SIGKILL');
       await exited;
       throw new Error(`server did not become ready: ${stderr}`);
@@ -83,8 +93,12 @@ export async function startInstance(env: Record<string, string>, opts: StartOpti
 }
 
 /** Stops an instance by its own PID (SIGKILL: tests that check SIGTERM send it themselves). */
+/** Servers stopped by stopInstance: their end is no news. */
+const stopping = new WeakSet<ChildProcess>();
+
 export async function stopInstance(instance: Instance | undefined): Promise<void> {
   if (instance && instance.proc.exitCode === null) {
+    stopping.add(instance.proc);
     instance.proc.kill('SIGKILL');
     await instance.exited;
   }
