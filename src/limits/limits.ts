@@ -1,23 +1,24 @@
-import type { Tier } from '../auth/tiers.js';
 import type { ToolPolicy } from '../config/policy.js';
-import { quotaBits } from '../config/quota.js';
 import {
-  budgetSpent,
-  clientCap,
-  quotaSpent,
-  type RateDecision,
-  type Refusal,
-  rateDecision,
-  rateSpent,
-  toolCap,
-} from './decisions.js';
+  type Admission,
+  type Check,
+  type CheckOptions,
+  type Decided,
+  isLease,
+  type Lease,
+  leaseOf,
+  lineOf,
+  quotaUseOf,
+  refusalOf,
+  type Store,
+} from './check.js';
+import { type RateDecision, type Refusal, rateDecision, rateSpent, toolCap } from './decisions.js';
 import { ToolInFlight } from './in-flight.js';
 import { LeaseBook } from './lease-book.js';
 import { MemoryStore } from './memory-store.js';
 import type { LimiterRedis } from './redis-client.js';
 import { endOfTurn, RedisStore } from './redis-store.js';
 import {
-  type DecideReply,
   type DecideRequest,
   limitKey,
   messageKey,
@@ -29,44 +30,8 @@ import {
 import { StorePolicies } from './store-policies.js';
 import { WaitLines } from './wait-lines.js';
 
+export type { Check, CheckOptions, Lease, QuotaUse } from './check.js';
 export type { RateDecision, Refusal } from './decisions.js';
-
-/** What a run holds while it runs: its lease on one of its client's slots, and a slot of its tool here. */
-export interface Lease {
-  readonly toolId: string;
-  readonly client: string;
-  readonly key: string;
-  readonly id: string;
-  /** Where the lease was taken, so it is given back to the same store. */
-  readonly store: 'redis' | 'memory';
-  readonly policy: ToolPolicy;
-  readonly quotaKey: string;
-  /** The quotas its worker time counts toward (ReleaseRequest.quotas). */
-  readonly quotas: number;
-}
-
-/** The most used of the quotas that apply to an admitted run, after it (the operator's gauge). */
-export interface QuotaUse {
-  entry: number;
-  used: number;
-  limit: number;
-  msLeft: number;
-}
-
-/** The decision of `check`: the rate limiter's answer always, and a lease or a refusal. */
-export type Check =
-  | { ok: true; rate: RateDecision; lease: Lease | null; quota?: QuotaUse }
-  | { ok: false; rate: RateDecision; refusal: Refusal };
-
-export interface CheckOptions {
-  /** The answer comes from the cache: the rate limit counts it, nothing else is taken. */
-  cached: boolean;
-  /** The caller's tier: its numbers are in `policy`, its counters and its quota its own. */
-  tier: Tier | undefined;
-}
-
-type Store = 'redis' | 'memory';
-type Decided = { reply: DecideReply; store: Store; leaseId: string };
 
 /**
  * Every limit a run passes before the pool, in one place: rate limit, compute budget and
@@ -123,9 +88,8 @@ export class Limits {
       await this.giveBack(admitted, 0);
       return { ok: false, rate, refusal: toolCap(toolId, policy) };
     }
-    const [, , , , , , qs, entry, used, msLeft] = decided.reply;
-    if (qs !== 1) return { ok: true, rate, lease: admitted };
-    return { ok: true, rate, lease: admitted, quota: { entry, used, limit: sp.quotas[entry]!, msLeft } };
+    const quota = quotaUseOf(sp, decided.reply);
+    return quota ? { ok: true, rate, lease: admitted, quota } : { ok: true, rate, lease: admitted };
   }
 
   /**
@@ -216,23 +180,10 @@ export class Limits {
 
   /** The admission part of a decision as a lease or a refusal. */
   private admitted(at: Admission, d: Decided): Lease | Refusal {
-    const [, , , used, pttl, n, qs, entry, qused, qms] = d.reply;
-    const { policy, sp } = at;
-    if (qs === 2) return quotaSpent(sp.quotas, entry, qused, qms, Date.now());
-    if (used >= policy.computeBudgetMs) return budgetSpent(policy, pttl);
-    if (n < 0) return clientCap(policy);
+    const refusal = refusalOf(at, d.reply);
+    if (refusal) return refusal;
     if (d.store === 'redis') this.book.taken(at.toolId);
-    const quotas = quotaBits(sp.quotas);
-    return {
-      toolId: at.toolId,
-      client: at.client,
-      key: at.key,
-      quotaKey: at.quotaKey,
-      id: d.leaseId,
-      store: d.store,
-      policy,
-      quotas,
-    };
+    return leaseOf(at, d);
   }
 
   private async giveBack(lease: Lease, workerMs: number): Promise<void> {
@@ -264,23 +215,4 @@ export class Limits {
     const take = () => (this.toolRuns.tryAcquire(toolId, policy.maxInFlight) ? true : null);
     return take() ?? (await this.lines.acquire(toolId, waitUntil, async () => take())) ?? false;
   }
-}
-
-/** Who and what a run's admission is for. */
-interface Admission {
-  toolId: string;
-  client: string;
-  key: string;
-  quotaKey: string;
-  policy: ToolPolicy;
-  sp: StorePolicy;
-}
-
-function isLease(x: Lease | Refusal): x is Lease {
-  return 'store' in x;
-}
-
-/** A client's line for a tool (a tool's own line is keyed by its id alone). */
-function lineOf(toolId: string, client: string): string {
-  return `${toolId}\0${client}`;
 }
