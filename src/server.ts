@@ -13,6 +13,9 @@ process.on('SIGHUP', () => {
 });
 
 const { default: cluster } = await import('node:cluster');
+// An API process of HUB_PROCESSES tells its primary it may now be sent SIGHUP: before the
+// handler above, the signal's default action would end it (src/cluster/primary.ts).
+if (cluster.isWorker) process.send?.({ toolhub: 'hup-ready' });
 const { ConfigError } = await import('./config/env.js');
 
 /**
@@ -49,8 +52,8 @@ async function primary(): Promise<boolean> {
     shutdownTimeoutMs: config.env.SHUTDOWN_TIMEOUT_MS,
     logLevel: config.env.LOG_LEVEL,
   });
+  // A SIGHUP before this needs no passing on: the processes, started after it, read the file.
   reloadKeys = forwardHangup;
-  if (hupDuringBoot) forwardHangup();
   return true;
 }
 

@@ -5,7 +5,7 @@
  * the others answer; SIGTERM drains the runs in flight in every process and exits 0; more
  * than one process without Redis refuses to boot with one line.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
@@ -262,6 +262,59 @@ describe('HUB_PROCESSES=2 on SIGHUP', () => {
       await stopInstance(hub);
     }
   }, 90_000);
+});
+
+describe('HUB_PROCESSES=2 and SIGHUP during the boot', () => {
+  it('boots through a SIGHUP every 20 ms: no process is ended by one', async () => {
+    await requireRedis();
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as AddressInfo).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    const env = {
+      ...process.env,
+      HUB_PROCESSES: '2',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      REDIS_URL,
+      REDIS_PREFIX: redisPrefix(),
+      LOG_LEVEL: 'info',
+    };
+    const proc = spawn(process.execPath, [serverJs], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    proc.stdout.on('data', (d) => {
+      out += String(d);
+    });
+    proc.stderr.on('data', (d) => {
+      out += String(d);
+    });
+    try {
+      // From the primary's first line (its handler is in) until the box is ready.
+      await expect.poll(() => out, { timeout: 30_000 }).toContain('started the API processes');
+      const hup = setInterval(() => proc.kill('SIGHUP'), 20);
+      try {
+        await expect
+          .poll(
+            async () => {
+              const res = await get(`http://127.0.0.1:${port}/readyz`).catch(() => ({ status: 0, body: '' }));
+              return res.status;
+            },
+            { timeout: 60_000, interval: 100 },
+          )
+          .toBe(200);
+      } finally {
+        clearInterval(hup);
+      }
+      expect(out).not.toContain('an API process');
+      expect(proc.exitCode).toBeNull();
+      const metrics = (await get(`http://127.0.0.1:${port}/metrics`)).body;
+      expect(sample(metrics, 'toolhub_process_restarts_total')).toBe(0);
+    } finally {
+      proc.kill('SIGKILL');
+    }
+  }, 120_000);
 });
 
 describe('HUB_PROCESSES=2 on a port in use', () => {

@@ -10,7 +10,9 @@ export type Message =
   | { toolhub: 'ask'; id: number; what: Question }
   | { toolhub: 'tell'; id: number; what: Question }
   | { toolhub: 'told'; id: number; value: unknown }
-  | { toolhub: 'answer'; id: number; value: unknown };
+  | { toolhub: 'answer'; id: number; value: unknown }
+  /** Sent once by an API process as soon as it handles SIGHUP itself (src/server.ts). */
+  | { toolhub: 'hup-ready' };
 
 /** The box's readiness: processes running and how many of them say ready. */
 export interface BoxReadiness {

@@ -106,7 +106,8 @@ export function runPrimary(opts: PrimaryOptions): void {
   };
 
   const onMessage = async (worker: Worker, m: Message) => {
-    if (m.toolhub === 'told') {
+    if (m.toolhub === 'hup-ready') hupReady.add(worker);
+    else if (m.toolhub === 'told') {
       const entry = pending.get(m.id);
       if (!entry) return;
       entry.parts.push(m.value);
@@ -144,7 +145,13 @@ export function runPrimary(opts: PrimaryOptions): void {
   log.info({ processes: opts.processes, poolThreads: opts.env.POOL_THREADS }, 'started the API processes');
 }
 
+/**
+ * API processes that handle SIGHUP themselves: one still loading would be ended by the
+ * signal's default action, and needs none (it reads the keys file as it boots).
+ */
+const hupReady = new WeakSet<Worker>();
+
 /** SIGHUP on the primary: every API process re-reads the keys file. */
 export function forwardHangup(): void {
-  for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGHUP');
+  for (const w of Object.values(cluster.workers ?? {})) if (w && hupReady.has(w)) w.process.kill('SIGHUP');
 }
