@@ -24,7 +24,9 @@ const { ConfigError } = await import('./config/env.js');
  * itself. The whole configuration is checked here first, so a bad value stops the boot once.
  */
 async function primary(): Promise<boolean> {
-  if (!cluster.isPrimary) return false;
+  // One process (the default): buildApp reads and checks the configuration, once.
+  const asked = process.env.HUB_PROCESSES;
+  if (!cluster.isPrimary || asked === undefined || asked === '' || asked === '1') return false;
   const { loadConfig } = await import('./config/index.js');
   const { processCount, poolThreadsPerProcess } = await import('./cluster/sizing.js');
   let config: ReturnType<typeof loadConfig>;

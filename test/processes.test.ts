@@ -10,37 +10,26 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeysFile, policyFile, REDIS_URL, redisPrefix, requireRedis } from './helpers.js';
+import { apiKeysFile, freePort, policyFile, REDIS_URL, redisPrefix, requireRedis } from './helpers.js';
 import { promtool } from './promtool.js';
 import { type Instance, serverJs, startInstance, stopInstance } from './server-process.js';
 
-/** A GET on a connection of its own (the primary hands new connections to its processes in turn). */
-function get(url: string): Promise<{ status: number; body: string }> {
+/**
+ * A request on a connection of its own (the primary hands new connections to its processes
+ * in turn): a GET, or a POST of `json`.
+ */
+function send(
+  url: string,
+  opts: { json?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { agent: false, headers: { connection: 'close' } }, (res) => {
-      let body = '';
-      res.on('data', (d) => {
-        body += String(d);
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.setTimeout(15_000, () => req.destroy(new Error(`no answer to ${url} in 15 s`)));
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** A POST of JSON on a connection of its own. */
-function post(url: string, json: unknown): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const data = JSON.stringify(json);
+    const data = opts.json === undefined ? undefined : JSON.stringify(opts.json);
+    const headers: Record<string, string | number> = { connection: 'close', ...opts.headers };
+    if (data !== undefined)
+      Object.assign(headers, { 'content-type': 'application/json', 'content-length': data.length });
     const req = request(
       url,
-      {
-        method: 'POST',
-        agent: false,
-        headers: { connection: 'close', 'content-type': 'application/json', 'content-length': data.length },
-      },
+      { method: data === undefined ? 'GET' : 'POST', agent: false, headers },
       (res) => {
         let body = '';
         res.on('data', (d) => {
@@ -54,6 +43,8 @@ function post(url: string, json: unknown): Promise<{ status: number; body: strin
     req.end(data);
   });
 }
+const get = (url: string) => send(url);
+const post = (url: string, json: unknown) => send(url, { json });
 
 /** The PIDs whose parent is `pid` (/proc, no pgrep needed). */
 function childrenOf(pid: number): number[] {
@@ -221,22 +212,12 @@ describe('HUB_PROCESSES=2 on SIGHUP', () => {
     ]);
     const hub = await startBox({ API_KEYS_FILE: keys });
     try {
-      const asB = () =>
-        new Promise<number>((resolve, reject) => {
-          const req = request(
-            `${hub.base}/api/tools/run/?toolId=cron-expression&a=7%20*%20*%20*%20*`,
-            {
-              agent: false,
-              headers: { connection: 'close', authorization: 'Bearer secret-key-b-0123456789' },
-            },
-            (res) => {
-              res.resume();
-              res.on('end', () => resolve(res.statusCode ?? 0));
-            },
-          );
-          req.on('error', reject);
-          req.end();
-        });
+      const asB = async () =>
+        (
+          await send(`${hub.base}/api/tools/run/?toolId=cron-expression&a=7%20*%20*%20*%20*`, {
+            headers: { authorization: 'Bearer secret-key-b-0123456789' },
+          })
+        ).status;
       expect(await asB()).toBe(200);
       writeFileSync(
         keys,
@@ -267,12 +248,7 @@ describe('HUB_PROCESSES=2 on SIGHUP', () => {
 describe('HUB_PROCESSES=2 and SIGHUP during the boot', () => {
   it('boots through a SIGHUP every 20 ms: no process is ended by one', async () => {
     await requireRedis();
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const p = (probe.address() as AddressInfo).port;
-        probe.close(() => resolve(p));
-      });
-    });
+    const port = await freePort();
     const env = {
       ...process.env,
       HUB_PROCESSES: '2',

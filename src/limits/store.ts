@@ -58,21 +58,11 @@ export type DecideReply = [number, number, number, number, number, number, numbe
  * runs this month, worker ms this month, ms to the month's end]`; a window not open now reads
  * 0 used and 0 ms. Read on a quota key, the last six are the client's totals.
  */
-export type UsageReply = [
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-  number,
-];
+export type UsageReply = [...RateUsage, ...QuotaWindows];
+/** rate used, ms to its end, burst used, ms to its end, budget used, ms to its end, leases. */
+type RateUsage = [number, number, number, number, number, number, number];
+/** runs, worker ms, ms to the end: of the UTC day, then of the month. */
+type QuotaWindows = [number, number, number, number, number, number];
 
 /** After a run: give the lease back and charge its worker time to the budget window. */
 export interface ReleaseRequest {
