@@ -19,6 +19,18 @@ function quote(text: string): string {
   return text.length > 60 ? `'${text.slice(0, 60)}…'` : `'${text}'`;
 }
 
+/**
+ * culori's parse, which throws on some junk instead of returning undefined (its tokenizer
+ * reads past a lone `/`, as in '/0A', found by test/fuzz.test.ts): junk is junk either way.
+ */
+function parseOrNothing(text: string): Color | undefined {
+  try {
+    return parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 export interface ParsedColor {
   /** The colour as parsed (its own space: rgb, lab, p3, ...). */
   color: Color;
@@ -30,7 +42,7 @@ export interface ParsedColor {
 export function parseColor(value: string): ParsedColor {
   const text = value.trim();
   if (text === '') throw new ToolInputError('color is empty; give a CSS colour such as #ff0000 or red');
-  const parsed = parse(BARE_HEX.test(text) ? `#${text}` : text);
+  const parsed = parseOrNothing(BARE_HEX.test(text) ? `#${text}` : text);
   if (!parsed || !channelsFinite(parsed)) {
     throw new ToolInputError(
       `color ${quote(text)} is not a CSS colour; use hex (#ff0000), rgb(), hsl(), hwb(), lab(), lch(), oklab(), oklch(), color() or a named colour`,

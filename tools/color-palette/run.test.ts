@@ -97,6 +97,8 @@ describe('convert', () => {
     await expectToolError(convert('notacolor'), 'INVALID_INPUT', 'notacolor');
     await expectToolError(convert('rëd'), 'INVALID_INPUT', 'rëd');
     await expectToolError(convert('#ggg'), 'INVALID_INPUT', '#ggg');
+    // culori's tokenizer throws on a lone slash rather than answering undefined.
+    await expectToolError(convert('/0A'), 'INVALID_INPUT', '/0A');
     await expectToolError(convert('rgb(1e400 0 0)'), 'INVALID_INPUT');
     await expectToolError(convert(''), 'INVALID_INPUT', 'color must NOT have fewer than 1 characters');
     await expectToolError(convert('   '), 'INVALID_INPUT', 'empty');
