@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { buildApp } from '../src/app.js';
-import { examplePath } from '../src/docs/examples.js';
+import { examplePath, readOptionExamples } from '../src/docs/examples.js';
 
 export interface WriteExamplesOptions {
   /** Only these tools (default: every tool of the registry). */
@@ -11,8 +11,9 @@ export interface WriteExamplesOptions {
 
 /**
  * Writes each tool's examples/expectedOutput.json by really running its basic.json through
- * the hub (`npm run examples`, and `npm run new-tool` for the new tool); test/examples.test.ts
- * checks they stay true. Returns the files written.
+ * the hub (`npm run examples`, and `npm run new-tool` for the new tool), and the `result` of
+ * each of its examples/options/*.json likewise; test/examples.test.ts checks they stay true.
+ * Returns the files written.
  */
 export async function writeExpectedOutputs(options: WriteExamplesOptions = {}): Promise<string[]> {
   const app = await buildApp({
@@ -32,6 +33,14 @@ export async function writeExpectedOutputs(options: WriteExamplesOptions = {}): 
       const path = examplePath(tool.docsDir, 'expectedOutput');
       writeFileSync(path, `${JSON.stringify(res.json().result, null, 2)}\n`);
       written.push(path);
+      for (const [optionPath, example] of readOptionExamples(tool.docsDir)) {
+        const answer = await app.inject({ method: 'POST', url: '/api/tools/run/', payload: example.request });
+        if (answer.statusCode !== 200)
+          throw new Error(`${optionPath}: answered ${answer.statusCode}: ${answer.body}`);
+        const filled = { ...example, result: answer.json().result };
+        writeFileSync(optionPath, `${JSON.stringify(filled, null, 2)}\n`);
+        written.push(optionPath);
+      }
     }
   } finally {
     await app.close();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readExamples, stableResult } from '../src/docs/examples.js';
+import { readExamples, readOptionExamples, stableResult } from '../src/docs/examples.js';
 import { scanTools } from '../src/registry.js';
 import { buildTestApp, type TestApp } from './helpers.js';
 
@@ -33,4 +33,18 @@ describe.each(tools.map((t) => [t.def.id, t] as const))('%s examples', (toolId, 
     if (want.errorCode) expect(res.json().errorCode).toBe(want.errorCode);
     if (want.result) expect(res.json().result).toMatchObject(want.result);
   });
+
+  const options = readOptionExamples(docsDir);
+  // Only tools with option examples get this test (no skipped tests for the others).
+  if (options.length > 0)
+    it('examples/options/*.json return their result', async () => {
+      for (const [path, example] of options) {
+        expect(example.request.toolId, path).toBe(toolId);
+        expect(example.description, path).toBeTruthy();
+        const res = await app.inject({ method: 'POST', url: '/api/tools/run/', payload: example.request });
+        expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
+        expect(example.result, `${path} has no result: run npm run examples`).toBeDefined();
+        expect(stableResult(def, res.json().result), path).toEqual(stableResult(def, example.result ?? {}));
+      }
+    });
 });

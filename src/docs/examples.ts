@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolDefinition } from '../shared/tool-def.js';
 
@@ -34,6 +34,31 @@ export function readExamples(docsDir: string): ToolExamples {
     return JSON.parse(readFileSync(path, 'utf8'));
   };
   return { basic: read('basic'), edgeCase: read('edgeCase'), expectedOutput: read('expectedOutput') };
+}
+
+/**
+ * An example of one option (docs/tools.md): `examples/options/<name>.json` holds
+ * `{description, request, result}`, where `request` is a body for POST /api/tools/run/ and
+ * `result` is what it really returns (`npm run examples` writes it; test/examples.test.ts
+ * checks it stays true). A tool shows each of its options this way, beside `basic.json`.
+ */
+export interface OptionExample {
+  description: string;
+  request: Record<string, unknown>;
+  result?: Record<string, unknown>;
+}
+
+/** The option examples of a tool, as [path, example], in file-name order (none: []). */
+export function readOptionExamples(docsDir: string): Array<[string, OptionExample]> {
+  const dir = join(docsDir, 'examples', 'options');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => {
+      const path = join(dir, name);
+      return [path, JSON.parse(readFileSync(path, 'utf8')) as OptionExample];
+    });
 }
 
 /** The result without the fields that move with the clock. */

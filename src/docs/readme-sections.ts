@@ -1,11 +1,12 @@
-import { relative, sep } from 'node:path';
+import { basename, relative, sep } from 'node:path';
 import { ENV_SCHEMA } from '../config/env.js';
 import { POLICY_DEFAULTS } from '../config/policy.js';
 import { errorTableMarkdown } from '../errors.js';
 import { projectRoot } from '../paths.js';
 import type { RegisteredTool } from '../registry.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
-import { readExamples } from './examples.js';
+import { conformanceTable, readConformance } from './conformance.js';
+import { readExamples, readOptionExamples } from './examples.js';
 import { numberWord } from './sections.js';
 import { cacheableWhen } from './skill-sections.js';
 
@@ -138,9 +139,26 @@ function toolList(tools: readonly RegisteredTool[], root: string): string {
         '```json',
         JSON.stringify({ ok: true, result: trimStrings(expectedOutput) }, null, 2),
         '```',
+        ...optionLines(tool),
+        ...withBlank(conformanceTable(readConformance(tool.docsDir))),
       ].join('\n');
     })
     .join('\n\n');
+}
+
+/** The option examples of a tool, one line each (none: no lines). */
+function optionLines(tool: RegisteredTool): string[] {
+  const options = readOptionExamples(tool.docsDir);
+  if (options.length === 0) return [];
+  const lines = options.map(([path, example]) => {
+    const input = JSON.stringify(example.request.input);
+    return `- ${example.description} (\`${basename(path)}\`): \`${input.length > 200 ? `${input.slice(0, 200)}…` : input}\``;
+  });
+  return ['', 'Its options, by example (`examples/options/`, each run by the tests):', '', ...lines];
+}
+
+function withBlank(text: string): string[] {
+  return text ? ['', text] : [];
 }
 
 /** Long strings (SVG, snippets) are cut for the docs; the example files hold them whole. */
