@@ -18,6 +18,11 @@ export interface BenchOptions {
   scaling: number[];
   /** Run only scenarios whose id contains one of these (debugging the harness). */
   only: string[];
+  /**
+   * The cores the scaling stage shares out among the processes under test (e.g. 0-11), so
+   * Redis and the load generator keep cores of their own; empty: every core of the machine.
+   */
+  cpus: number[];
 }
 
 const HELP = `npm run bench -- [flags]
@@ -29,7 +34,9 @@ const HELP = `npm run bench -- [flags]
   --soak            add a 5-minute run of hub-run-redis and report the RSS growth
   --soak-seconds S  length of the soak (default 300)
   --only a,b        only the scenarios whose id contains one of these (harness debugging)
-  --scaling 1,2,4   add the scaling stage: HUB_PROCESSES=N beside N bare fastify processes, for each N`;
+  --scaling 1,2,4   add the scaling stage: HUB_PROCESSES=N beside N bare fastify processes, for each N
+  --cpus 0-11       the cores the scaling stage pins its processes to (default: all); run Redis
+                    and the bench itself on others (taskset)`;
 
 function positive(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -53,6 +60,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'soak-seconds': { type: 'string' },
       scaling: { type: 'string' },
       only: { type: 'string' },
+      cpus: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -80,5 +88,20 @@ export function parseOptions(argv: string[]): BenchOptions {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    cpus: values.cpus === undefined ? [] : cpuList(values.cpus),
   };
+}
+
+/** A taskset-style core list, `0-11` or `0,2,4-7`, as core numbers. */
+export function cpuList(text: string): number[] {
+  const cores = new Set<number>();
+  for (const part of text.split(',')) {
+    const match = /^\s*(\d+)(?:-(\d+))?\s*$/.exec(part);
+    if (!match) throw new Error(`--cpus must be a core list such as 0-11 or 0,2,4-7, got "${text}"`);
+    const first = Number(match[1]);
+    const last = match[2] === undefined ? first : Number(match[2]);
+    if (last < first) throw new Error(`--cpus: ${part.trim()} runs backwards`);
+    for (let core = first; core <= last; core++) cores.add(core);
+  }
+  return [...cores].sort((a, b) => a - b);
 }

@@ -104,6 +104,7 @@ try {
       opts.duration,
       opts.connections,
       servers.redisPids[0] ?? null,
+      opts.cpus,
     );
     log(`${scalingTable(scaling)}\n`);
   }

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
+import { poolThreadsPerProcess } from '../src/cluster/sizing.js';
 import { processCpuNs } from './cpu.js';
 import { drive, type RequestSpec } from './drive.js';
 import { type HubContext, startHub } from './hub.js';
@@ -54,18 +55,15 @@ async function treeCpuNs(pid: number): Promise<number> {
 
 /**
  * Pins each child of `pid` (the API processes, every thread: `taskset -a`) to its own
- * `CPUs / N` cores, where the machine has a core for each and taskset is there; says which.
+ * `cores / N` of `cores`, where there is a core for each and taskset is there; says which.
  */
-function pin(children: number[]): string {
-  const cpus = availableParallelism();
-  const each = Math.floor(cpus / children.length);
-  if (each < 1) return `not pinned (${children.length} processes, ${cpus} cores)`;
+function pin(children: number[], cores: number[]): string {
+  const each = Math.floor(cores.length / children.length);
+  if (each < 1) return `not pinned (${children.length} processes, ${cores.length} cores)`;
   try {
     for (const [i, child] of children.entries()) {
-      const first = i * each;
-      execFileSync('taskset', ['-a', '-pc', `${first}-${first + each - 1}`, String(child)], {
-        stdio: 'ignore',
-      });
+      const mine = cores.slice(i * each, (i + 1) * each).join(',');
+      execFileSync('taskset', ['-a', '-pc', mine, String(child)], { stdio: 'ignore' });
     }
     return `${each} core(s) each`;
   } catch (error) {
@@ -110,15 +108,20 @@ export async function measureScaling(
   seconds: number,
   connections: number,
   redisPid: number | null,
+  cpus: number[] = [],
 ): Promise<ScalingRow[]> {
+  const cores = cpus.length > 0 ? cpus : Array.from({ length: availableParallelism() }, (_, i) => i);
   const rows: ScalingRow[] = [];
   for (const n of counts) {
-    const hubServer = await startHub({ redis: true, policy: 'fast', processes: n }, hub);
+    // With --cpus, each process gets the pool the hub would size for its share of those cores
+    // (the hub itself sizes from the cores it may use at boot, which are the bench's own).
+    const poolThreads = cpus.length > 0 ? { poolThreads: poolThreadsPerProcess(n, cpus.length) } : {};
+    const hubServer = await startHub({ redis: true, policy: 'fast', processes: n, ...poolThreads }, hub);
     let hubFigures: Awaited<ReturnType<typeof measure>>;
     let pinning: string;
     try {
       // One process: the server itself; more: the primary's API processes.
-      pinning = pin(n === 1 ? [hubServer.pid] : (await tree(hubServer.pid)).slice(1));
+      pinning = pin(n === 1 ? [hubServer.pid] : (await tree(hubServer.pid)).slice(1), cores);
       hubFigures = await measure(hubServer, RUN, seconds, connections, redisPid);
     } finally {
       await stopServer(hubServer);
@@ -130,7 +133,7 @@ export async function measureScaling(
     });
     let bareFigures: Awaited<ReturnType<typeof measure>>;
     try {
-      pin(n === 1 ? [bare.pid] : (await tree(bare.pid)).slice(1));
+      pin(n === 1 ? [bare.pid] : (await tree(bare.pid)).slice(1), cores);
       bareFigures = await measure(bare, BARE, seconds, connections, null);
     } finally {
       await stopServer(bare);
