@@ -116,6 +116,71 @@ describe('generic runtime /api/tools/run/', () => {
   });
 });
 
+describe('options: the named fields no slot carries (docs/api.md, "Options")', () => {
+  const echoed = (res: { json: () => { result: { input: Record<string, unknown> } } }) =>
+    res.json().result.input;
+
+  it('reach the tool from the nested and flat bodies, GET (as JSON text) and a batch item', async () => {
+    const nested = await run({ toolId: 'fx-echo', input: { a: 'hi', options: { level: 'H' } } });
+    expect(nested.statusCode, nested.body).toBe(200);
+    expect(echoed(nested)).toEqual({ text: 'hi', repeat: 1, level: 'H' });
+    const flat = await run({ toolId: 'fx-echo', a: 'hi', options: '{"level":"M"}' });
+    expect(echoed(flat)).toMatchObject({ level: 'M' });
+    const get = await app.inject({
+      method: 'GET',
+      url: `/api/tools/run/?toolId=fx-echo&a=hi&options=${encodeURIComponent('{"level":"L"}')}`,
+    });
+    expect(echoed(get)).toMatchObject({ level: 'L' });
+    const batch = await app.inject({
+      method: 'POST',
+      url: '/api/tools/batch/',
+      payload: { runs: [{ toolId: 'fx-echo', input: { a: 'hi', options: { level: 'H' } } }] },
+    });
+    expect(batch.statusCode, batch.body).toBe(200);
+    expect(batch.json().results[0].result.input).toMatchObject({ level: 'H' });
+  });
+
+  it('are checked by the tool schema like any field: a bad value, an unknown name, __proto__', async () => {
+    const bad = await run({ toolId: 'fx-echo', input: { a: 'hi', options: { level: 'X' } } });
+    expect(bad.json().errorCode).toBe('UNSUPPORTED_OPTION');
+    const unknown = await run({ toolId: 'fx-echo', input: { a: 'hi', options: { colour: 'red' } } });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toMatchObject({ errorCode: 'INVALID_INPUT' });
+    expect(unknown.json().error).toContain('colour');
+    const proto = await run({
+      toolId: 'fx-echo',
+      input: { a: 'hi', options: JSON.parse('{"__proto__":{"x":1}}') },
+    });
+    expect(proto.statusCode).toBe(400);
+    expect(proto.json().errorCode).toBe('INVALID_INPUT');
+  });
+
+  it('refuse a field a slot carries, the mode, junk JSON and non-objects, each with a clear message', async () => {
+    const cases: Array<[unknown, string]> = [
+      [{ a: 'hi', options: { suffix: '!' } }, "'suffix' is b here, give it as b"],
+      [{ a: 'hi', options: { mode: 'upper' } }, 'give the mode as mode'],
+      [{ a: 'hi', options: '{level' }, 'not valid JSON'],
+      [{ a: 'hi', options: '[1]' }, 'options must be a JSON object'],
+    ];
+    for (const [input, message] of cases) {
+      const res = await run({ toolId: 'fx-echo', input });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().errorCode).toBe('INVALID_INPUT');
+      expect(res.json().error).toContain(message);
+    }
+    const mixed = await run({ toolId: 'fx-echo', options: {}, input: { a: 'hi' } });
+    expect(mixed.json().error).toContain("'options' given both");
+  });
+
+  it('count toward inputMaxBytes', async () => {
+    const small = await run({ toolId: 'fx-echo', input: { a: 'hi', options: { level: 'H' } } });
+    expect(small.statusCode).toBe(200);
+    const big = await run({ toolId: 'fx-echo', input: { a: 'hi', options: { level: 'H'.repeat(100_000) } } });
+    expect(big.statusCode).toBe(413);
+    expect(big.json().errorCode).toBe('INPUT_TOO_LARGE');
+  });
+});
+
 describe('dedicated endpoints', () => {
   it('give the same result as the runtime for the same input, on GET and POST', async () => {
     const generic = await run({ toolId: 'fx-echo', input: { a: 'yo', b: '?', c: '3', mode: 'upper' } });

@@ -45,6 +45,11 @@ export function runtimeRouteDocs(toolIds: readonly string[]): { get: RouteDoc; p
         q('b', false, 'Second input, per tool'),
         q('c', false, 'Third input, per tool'),
         q('mode', false, 'Tool mode; default the first of the tool'),
+        q(
+          'options',
+          false,
+          'The tool\'s other named fields as JSON text, e.g. {"from":"2026-01-01T00:00:00Z"}',
+        ),
         q('source', false, 'Who is calling', RUNTIME_SCHEMAS.RuntimeRequestFlat.properties.source),
       ],
       answers,

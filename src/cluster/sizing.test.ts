@@ -12,8 +12,10 @@ describe('HUB_PROCESSES sizing', () => {
   it('shares the CPUs out as worker threads, 1..4 per process', () => {
     expect(poolThreadsPerProcess(1, 2)).toBe(2);
     expect(poolThreadsPerProcess(1, 16)).toBe(4);
-    expect(poolThreadsPerProcess(8, 16)).toBe(2);
-    expect(poolThreadsPerProcess(4, 16)).toBe(4);
+    expect(poolThreadsPerProcess(8, 16)).toBe(1);
+    expect(poolThreadsPerProcess(4, 16)).toBe(3);
+    expect(poolThreadsPerProcess(2, 16)).toBe(4);
+    expect(poolThreadsPerProcess(6, 12)).toBe(1);
     expect(poolThreadsPerProcess(3, 2)).toBe(1);
   });
 });

@@ -190,7 +190,7 @@ export const ENV_SCHEMA = {
       pattern: '^(auto|[1-9][0-9]?)$',
       default: '1',
       description:
-        'API processes on one port (node:cluster), 1..99, or `auto`: one per two available CPUs. More than 1 needs Redis; each gets POOL_THREADS = CPUs / processes (1..4) unless set (docs/operations.md, "Every core of the box")',
+        'API processes on one port (node:cluster), 1..99, or `auto`: one per two available CPUs. More than 1 needs Redis; each gets POOL_THREADS = CPUs / processes - 1 (1..4) unless set (docs/operations.md, "Every core of the box")',
     },
     PRESSURE_MAX_EVENT_LOOP_DELAY_MS: {
       type: 'integer',

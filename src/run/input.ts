@@ -15,6 +15,8 @@ export interface GenericInput {
   b?: string;
   c?: string;
   mode?: string;
+  /** The tool's other named fields (docs/api.md, "Options"): those no slot carries. */
+  options?: Record<string, unknown>;
 }
 
 export interface ResolvedInput {
@@ -63,6 +65,19 @@ export function fromGeneric(def: ToolDefinition, generic: GenericInput): Resolve
     const value = generic[slot];
     // A slot the tool does not use is ignored, as the README says.
     if (name && value !== undefined && !blankNonText(def, name, value)) input[name] = value;
+  }
+  for (const [name, value] of Object.entries(generic.options ?? {})) {
+    if (name === 'mode' || name === def.modeField)
+      throw new HubError('INVALID_INPUT', `options.${name}: give the mode as mode`);
+    const slot = (['a', 'b', 'c'] as Slot[]).find((s) => fields[s] === name);
+    if (slot)
+      throw new HubError(
+        'INVALID_INPUT',
+        `options.${name}: ${quote(name)} is ${slot} here, give it as ${slot}`,
+      );
+    // defineProperty: a `__proto__` option stays a field (and is refused as unknown by the schema).
+    if (!blankNonText(def, name, value))
+      Object.defineProperty(input, name, { value, enumerable: true, writable: true, configurable: true });
   }
   return { mode, input };
 }

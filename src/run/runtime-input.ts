@@ -29,6 +29,11 @@ const members = {
   b: member,
   c: member,
   mode: { type: ['string', 'null'], description: 'The tool mode' },
+  options: {
+    type: ['object', 'string'],
+    description:
+      'The tool\'s other named fields, those a, b and c do not carry (its SKILL.md lists them), as an object or its JSON text (docs/api.md, "Options")',
+  },
 };
 
 /** The two accepted POST bodies of the generic runtime endpoint (docs/api.md); the OpenAPI document shows these. */
@@ -70,7 +75,7 @@ export function readRuntimeCall(raw: unknown, from: 'query' | 'body'): RuntimeCa
   const nested = 'input' in obj;
   if (nested) {
     // Mixing both shapes is ambiguous: say so rather than "unknown field".
-    const mixed = INPUT_KEYS.find((k) => k in obj);
+    const mixed = [...INPUT_KEYS, 'options'].find((k) => k in obj);
     if (mixed)
       throw new HubError('INVALID_INPUT', `${quote(mixed)} given both at the top level and in input`);
   }
@@ -86,7 +91,23 @@ export function readRuntimeCall(raw: unknown, from: 'query' | 'body'): RuntimeCa
       typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
   }
   if (generic.a === undefined) throw new HubError('INVALID_INPUT', `'a' is required (the tool's main input)`);
+  if (values.options !== undefined) generic.options = readOptions(values.options);
   return { toolId: obj.toolId as string, source, generic };
+}
+
+/** `options` as an object: given as one (a POST body) or as its JSON text (a GET query). */
+function readOptions(raw: unknown): Record<string, unknown> {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new HubError('INVALID_INPUT', 'options must be a JSON object of named fields (not valid JSON)');
+    }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new HubError('INVALID_INPUT', 'options must be a JSON object of named fields');
+  return value as Record<string, unknown>;
 }
 
 function describe(err: ErrorObject | undefined, from: 'query' | 'body'): string {
