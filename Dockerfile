@@ -19,7 +19,10 @@ FROM node:24-slim AS runtime
 ENV NODE_ENV=production PORT=8080 HOST=0.0.0.0
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+# recheck's optional Java and native back ends (~52 MB) are left out: the regex tester runs
+# its pure-JavaScript one (tools/regex-tester/SKILL.md).
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force \
+  && rm -rf node_modules/recheck-jar node_modules/recheck-linux-* node_modules/recheck-darwin-* node_modules/recheck-windows-*
 COPY --from=build /app/dist ./dist
 # Documents are not compiled: the hub reads skills/common/ and each tool's SKILL.md and
 # examples/ from the source tree's layout (src/paths.ts): tools/ holds only those here.

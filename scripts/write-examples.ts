@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { buildApp } from '../src/app.js';
-import { examplePath, readOptionExamples } from '../src/docs/examples.js';
+import { examplePath, optionRequest, readOptionExamples } from '../src/docs/examples.js';
 
 export interface WriteExamplesOptions {
   /** Only these tools (default: every tool of the registry). */
@@ -34,7 +34,7 @@ export async function writeExpectedOutputs(options: WriteExamplesOptions = {}): 
       writeFileSync(path, `${JSON.stringify(res.json().result, null, 2)}\n`);
       written.push(path);
       for (const [optionPath, example] of readOptionExamples(tool.docsDir)) {
-        const answer = await app.inject({ method: 'POST', url: '/api/tools/run/', payload: example.request });
+        const answer = await app.inject({ method: 'POST', ...optionRequest(example) });
         if (answer.statusCode !== 200)
           throw new Error(`${optionPath}: answered ${answer.statusCode}: ${answer.body}`);
         const filled = { ...example, result: answer.json().result };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readExamples, readOptionExamples, stableResult } from '../src/docs/examples.js';
+import { optionRequest, readExamples, readOptionExamples, stableResult } from '../src/docs/examples.js';
 import { scanTools } from '../src/registry.js';
 import { buildTestApp, type TestApp } from './helpers.js';
 
@@ -41,7 +41,7 @@ describe.each(tools.map((t) => [t.def.id, t] as const))('%s examples', (toolId, 
       for (const [path, example] of options) {
         expect(example.request.toolId, path).toBe(toolId);
         expect(example.description, path).toBeTruthy();
-        const res = await app.inject({ method: 'POST', url: '/api/tools/run/', payload: example.request });
+        const res = await app.inject({ method: 'POST', ...optionRequest(example) });
         expect(res.statusCode, `${path}: ${res.body}`).toBe(200);
         expect(example.result, `${path} has no result: run npm run examples`).toBeDefined();
         expect(stableResult(def, res.json().result), path).toEqual(stableResult(def, example.result ?? {}));

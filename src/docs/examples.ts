@@ -41,11 +41,21 @@ export function readExamples(docsDir: string): ToolExamples {
  * `{description, request, result}`, where `request` is a body for POST /api/tools/run/ and
  * `result` is what it really returns (`npm run examples` writes it; test/examples.test.ts
  * checks it stays true). A tool shows each of its options this way, beside `basic.json`.
+ * An option the generic runtime has no slot for (a named field outside a/b/c) names its
+ * dedicated endpoint in `path`: `request.input` is then that endpoint's JSON body.
  */
 export interface OptionExample {
   description: string;
   request: Record<string, unknown>;
+  path?: string;
   result?: Record<string, unknown>;
+}
+
+/** Where an option example is sent, and its body: the generic runtime, or `path` with the named fields. */
+export function optionRequest(example: OptionExample): { url: string; payload: Record<string, unknown> } {
+  return example.path
+    ? { url: example.path, payload: example.request.input as Record<string, unknown> }
+    : { url: '/api/tools/run/', payload: example.request };
 }
 
 /** The option examples of a tool, as [path, example], in file-name order (none: []). */

@@ -152,7 +152,8 @@ function optionLines(tool: RegisteredTool): string[] {
   if (options.length === 0) return [];
   const lines = options.map(([path, example]) => {
     const input = JSON.stringify(example.request.input);
-    return `- ${example.description} (\`${basename(path)}\`): \`${input.length > 200 ? `${input.slice(0, 200)}…` : input}\``;
+    const on = example.path ? ` on \`POST ${example.path}\`` : '';
+    return `- ${example.description} (\`${basename(path)}\`)${on}: \`${input.length > 200 ? `${input.slice(0, 200)}…` : input}\``;
   });
   return ['', 'Its options, by example (`examples/options/`, each run by the tests):', '', ...lines];
 }

@@ -18,6 +18,13 @@ export const FORMATS = ['hex', 'rgb', 'hsl', 'hwb', 'lab', 'lch', 'oklab', 'oklc
 export const MAX_COLOR_CHARS = 256;
 export const MAX_COUNT = 20;
 export const DEFAULT_COUNT = 5;
+/** Export formats (the `export` option): CSS custom properties, Tailwind v4 and v3, DTCG tokens. */
+export const EXPORTS = ['css', 'tailwind', 'tailwind-v3', 'tokens'] as const;
+export const DEFAULT_PREFIX = 'palette';
+export const MAX_PREFIX_CHARS = 32;
+export const MAX_EXPORT_CHARS = 100;
+/** APCA bronze simple levels an Lc may reach. */
+const APCA_LEVEL_VALUES = [90, 75, 60, 45, 30, 15, 0];
 
 const ratios = {
   type: 'object',
@@ -27,6 +34,38 @@ const ratios = {
     black: { type: 'number', minimum: 1, maximum: 21, description: 'Against black text' },
   },
   required: ['white', 'black'],
+  additionalProperties: false,
+};
+const lcReading = (description: string) => ({
+  type: 'object',
+  description,
+  properties: {
+    lc: {
+      type: 'number',
+      minimum: -108,
+      maximum: 106,
+      description:
+        'Signed APCA Lc, cut toward zero to 1 decimal: positive dark text on light, negative light on dark',
+    },
+    level: {
+      type: 'integer',
+      enum: APCA_LEVEL_VALUES,
+      description: 'APCA bronze simple level reached by |Lc|: 90, 75, 60, 45, 30, 15 or 0',
+    },
+    use: { type: 'string', description: 'What that level is good for, in words' },
+  },
+  required: ['lc', 'level', 'use'],
+  additionalProperties: false,
+});
+const apca = {
+  type: 'object',
+  description: 'APCA lightness contrast (Lc, version in apcaVersion) of white and black text on the colour',
+  properties: {
+    white: lcReading('White text on the colour (negative: light on dark)'),
+    black: lcReading('Black text on the colour (positive: dark on light)'),
+    textColor: { type: 'string', enum: ['white', 'black'], description: 'Text colour with the larger |Lc|' },
+  },
+  required: ['white', 'black', 'textColor'],
   additionalProperties: false,
 };
 const css = (description: string) => ({ type: 'string', description });
@@ -40,8 +79,9 @@ const swatch = {
     oklch: css('oklch()'),
     contrast: ratios,
     textColor: { type: 'string', enum: ['white', 'black'], description: 'Text colour with more contrast' },
+    apca,
   },
-  required: ['hex', 'rgb', 'hsl', 'oklch', 'contrast', 'textColor'],
+  required: ['hex', 'rgb', 'hsl', 'oklch', 'contrast', 'textColor', 'apca'],
   additionalProperties: false,
 };
 
@@ -72,6 +112,36 @@ const OUTPUT = {
     alpha: { type: 'number', minimum: 0, maximum: 1, description: 'convert: opacity, 0 to 1' },
     inGamut: { type: 'boolean', description: 'convert: false when outside sRGB (hex, rgb, hsl, hwb mapped)' },
     contrast: ratios,
+    apca: {
+      ...apca,
+      description: 'convert: APCA Lc of white and black text on the colour (as its hex, opaque)',
+    },
+    apcaVersion: {
+      type: 'string',
+      enum: ['APCA-W3 0.0.98G-4g'],
+      description: 'The APCA version and constants every Lc follows',
+    },
+    export: {
+      type: 'object',
+      description: 'The colours in each format asked for with the export option',
+      properties: {
+        css: css('CSS custom properties: :root { --color-<prefix>-<n>: #hex; }'),
+        tailwind: css('Tailwind CSS v4 theme: @theme { --color-<prefix>-<n>: #hex; }'),
+        'tailwind-v3': {
+          type: 'object',
+          description: 'Tailwind CSS v3 config object: { theme: { extend: { colors: { <prefix>: ... } } } }',
+          properties: { theme: { type: 'object' } },
+          required: ['theme'],
+          additionalProperties: false,
+        },
+        tokens: {
+          type: 'object',
+          description: 'W3C Design Tokens (DTCG 2025.10) JSON: color tokens with srgb components and hex',
+        },
+      },
+      minProperties: 1,
+      additionalProperties: false,
+    },
     scheme: { type: 'string', enum: SCHEMES, description: 'palette: the scheme' },
     count: { type: 'integer', minimum: 1, maximum: MAX_COUNT, description: 'palette: number of colours' },
     base: { ...swatch, description: 'palette: the base colour (opaque, in sRGB)' },
@@ -80,8 +150,10 @@ const OUTPUT = {
     notes: { type: 'array', items: { type: 'string' }, description: 'palette: greys, gamut mapping, alpha' },
   },
   anyOf: [
-    { required: ['format', 'output', 'hex', 'formats', 'alpha', 'inGamut', 'contrast'] },
-    { required: ['scheme', 'count', 'base', 'baseIndex', 'colors', 'notes'] },
+    {
+      required: ['format', 'output', 'hex', 'formats', 'alpha', 'inGamut', 'contrast', 'apca', 'apcaVersion'],
+    },
+    { required: ['scheme', 'count', 'base', 'baseIndex', 'colors', 'notes', 'apcaVersion'] },
   ],
   additionalProperties: false,
 };
@@ -90,7 +162,7 @@ export default defineTool({
   id: 'color-palette',
   name: 'Color Palette Generator',
   description:
-    'Converts any CSS colour (hex, rgb, hsl, hwb, lab, lch, oklab, oklch, named) between formats, and generates palettes (analogous, complementary, triadic, tetradic, split-complementary, monochromatic, shades, tints) computed in OKLCH and gamut-mapped to sRGB, with WCAG contrast ratios.',
+    'Converts any CSS colour (hex, rgb, hsl, hwb, lab, lch, oklab, oklch, named) between formats, and generates palettes (analogous, complementary, triadic, tetradic, split-complementary, monochromatic, shades, tints) computed in OKLCH and gamut-mapped to sRGB, with WCAG 2 contrast ratios and APCA Lc, and exports them as CSS custom properties, a Tailwind theme or W3C design tokens.',
   category: 'devtools',
   icon: 'palette',
   keywords: [
@@ -104,6 +176,9 @@ export default defineTool({
     'complementary',
     'contrast',
     'wcag',
+    'apca',
+    'tailwind',
+    'design tokens',
     'converter',
   ],
   tags: ['color', 'design', 'css'],
@@ -136,6 +211,19 @@ export default defineTool({
         default: 'hex',
         description: 'Target format (convert)',
       },
+      export: {
+        type: 'string',
+        maxLength: MAX_EXPORT_CHARS,
+        description: `Export the palette (or the converted colour) as: ${EXPORTS.join(', ')}, or all; a comma-separated list`,
+      },
+      prefix: {
+        type: 'string',
+        minLength: 1,
+        maxLength: MAX_PREFIX_CHARS,
+        default: DEFAULT_PREFIX,
+        description:
+          'Name of the exported colours: --color-<prefix>-1 ... (lower-case letters, digits, hyphens)',
+      },
     },
     required: ['color'],
     additionalProperties: false,
@@ -147,6 +235,8 @@ export default defineTool({
     count: `Generate only: number of colours, 1 to ${MAX_COUNT} (default ${DEFAULT_COUNT}); hue schemes need at least their key colours (complementary 2, triadic and split-complementary 3, tetradic 4)`,
     format: `Convert only: target format, one of ${FORMATS.join(', ')} (default hex); every format is also returned in formats`,
     scheme: `Generate only: ${SCHEMES.join(', ')} (default analogous). Hues rotate in OKLCH; shades and tints mix with black and white in OKLab`,
+    export: `Optional: also return the colours as ${EXPORTS.join(', ')} (or all), a comma-separated list: css is :root custom properties, tailwind a Tailwind v4 @theme block, tailwind-v3 a theme.extend.colors config object, tokens W3C Design Tokens (DTCG 2025.10) JSON`,
+    prefix: `With export: the colour name, ${MAX_PREFIX_CHARS} characters at most, lower-case letters, digits and single hyphens, starting with a letter (default ${DEFAULT_PREFIX}); palette colours are <prefix>-1 ... <prefix>-n, convert's colour is <prefix>`,
   },
   endpoints: [
     {
@@ -171,7 +261,12 @@ export default defineTool({
     {
       question: 'What are the contrast numbers?',
       answer:
-        'WCAG 2 contrast ratios of each colour against white and black text, from 1 to 21; 4.5 or more passes AA for body text.',
+        'WCAG 2 contrast ratios of each colour against white and black text, from 1 to 21; 4.5 or more passes AA for body text. Beside them, `apca` gives the APCA lightness contrast (Lc, APCA-W3 0.0.98G-4g) of white and of black text on the colour: negative for light text on dark, positive for dark on light, with the bronze simple level it reaches (90 preferred for body text, 75 body minimum, 60 other content text, 45 large text and headlines, 30 spot text and non-text, 15 non-text only).',
+    },
+    {
+      question: 'How do I use the palette in CSS, Tailwind or a design tool?',
+      answer:
+        'Add `export` (css, tailwind, tailwind-v3, tokens or all) and optionally `prefix` (default palette): css gives `:root { --color-palette-1: #…; }`, tailwind a Tailwind v4 `@theme` block, tailwind-v3 a `theme.extend.colors` config object, tokens W3C Design Tokens (DTCG 2025.10) JSON.',
     },
     {
       question: 'What about transparency?',

@@ -9,11 +9,21 @@ export function advanceIndex(text: string, index: number, unicode: boolean): num
 }
 
 /**
+ * A wall-clock budget for a global iteration, checked between two execs: past `deadline`
+ * (a performance.now() time) the iteration stops and `timedOut` is set. One exec cannot be
+ * stopped from inside this thread; a single catastrophic exec still meets the run's deadline.
+ */
+export interface MatchBudget {
+  deadline: number;
+  timedOut: boolean;
+}
+
+/**
  * Without `g`: the first match only (from index 0; with `y`, only at index 0).
  * With `g`: every match; an empty match moves lastIndex on, so the loop always ends
  * (at most text.length + 1 matches).
  */
-export function* execAll(regex: RegExp, text: string): Generator<RegExpExecArray> {
+export function* execAll(regex: RegExp, text: string, budget?: MatchBudget): Generator<RegExpExecArray> {
   regex.lastIndex = 0;
   if (!regex.global) {
     const m = regex.exec(text);
@@ -26,5 +36,9 @@ export function* execAll(regex: RegExp, text: string): Generator<RegExpExecArray
     if (m === null) return;
     yield m;
     if (m[0] === '') regex.lastIndex = advanceIndex(text, regex.lastIndex, unicode);
+    if (budget && performance.now() > budget.deadline) {
+      budget.timedOut = true;
+      return;
+    }
   }
 }

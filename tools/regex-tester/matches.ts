@@ -1,5 +1,5 @@
 /** match, test and split modes: results listed up to a count and a size, then counted only. */
-import { execAll } from './exec-all.js';
+import { execAll, type MatchBudget } from './exec-all.js';
 
 export const MAX_MATCHES = 1000;
 export const MAX_PARTS = 1000;
@@ -47,20 +47,27 @@ function listedChars(m: RegExpExecArray): number {
   return sum;
 }
 
-/** Lists matches (first MAX_MATCHES, within MAX_LISTED_CHARS) and counts them all. */
-export function listMatches(regex: RegExp, text: string) {
+/**
+ * Lists matches (first MAX_MATCHES, within MAX_LISTED_CHARS) and counts them all, or, when
+ * the budget runs out first, those found so far (`timedOut`, `truncated`).
+ */
+export function listMatches(
+  regex: RegExp,
+  text: string,
+  budget: MatchBudget = { deadline: Infinity, timedOut: false },
+) {
   const matches: MatchInfo[] = [];
   let count = 0;
   let chars = 0;
   let full = false;
-  for (const m of execAll(regex, text)) {
+  for (const m of execAll(regex, text, budget)) {
     count++;
     if (full) continue;
     chars += listedChars(m);
     if (matches.length >= MAX_MATCHES || chars > MAX_LISTED_CHARS) full = true;
     else matches.push(describeMatch(m));
   }
-  return { matches, count, truncated: matches.length < count };
+  return { matches, count, truncated: matches.length < count || budget.timedOut, timedOut: budget.timedOut };
 }
 
 /** First match only: does the pattern match, and where. */

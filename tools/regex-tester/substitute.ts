@@ -4,7 +4,7 @@
  * replacement template is expanded here, by the spec's GetSubstitution rules, while counting.
  */
 import { ToolInputError } from '#tool-kit';
-import { execAll } from './exec-all.js';
+import { execAll, type MatchBudget } from './exec-all.js';
 
 export const MAX_OUTPUT_CHARS = 1_048_576;
 
@@ -64,14 +64,21 @@ export interface Replaced {
   output: string;
   /** Number of matches replaced. */
   replacements: number;
+  /** The budget ran out: the matches found so far are replaced, the rest of the text is kept. */
+  timedOut: boolean;
 }
 
 /** Same result as text.replace(regex, template), refused past MAX_OUTPUT_CHARS. */
-export function replaceBounded(regex: RegExp, text: string, template: string): Replaced {
+export function replaceBounded(
+  regex: RegExp,
+  text: string,
+  template: string,
+  budget: MatchBudget = { deadline: Infinity, timedOut: false },
+): Replaced {
   const out = new Output();
   let next = 0;
   let replacements = 0;
-  for (const m of execAll(regex, text)) {
+  for (const m of execAll(regex, text, budget)) {
     const position = Math.max(Math.min(m.index, text.length), 0);
     if (position < next) continue;
     out.push(text.slice(next, position));
@@ -80,5 +87,5 @@ export function replaceBounded(regex: RegExp, text: string, template: string): R
     replacements++;
   }
   out.push(text.slice(next));
-  return { output: out.toString(), replacements };
+  return { output: out.toString(), replacements, timedOut: budget.timedOut };
 }

@@ -1,7 +1,7 @@
 import { defineTool } from '#tool-kit';
 
 /** The contract run.ts relies on; the input schema below enforces it before a run. */
-export const MODES = ['match', 'test', 'replace', 'split'] as const;
+export const MODES = ['match', 'test', 'replace', 'split', 'analyze'] as const;
 export const MAX_PATTERN_CHARS = 32768;
 export const MAX_TEXT_CHARS = 131072;
 export const MAX_FLAGS_CHARS = 8;
@@ -11,6 +11,98 @@ const groupValue = {
   type: ['string', 'null'],
   description: 'Captured text; null when the group did not take part',
 };
+
+/** analyze mode's fields: recheck's diagnosis, bounded. */
+const ANALYSIS = {
+  status: {
+    type: 'string',
+    enum: ['safe', 'vulnerable', 'unknown'],
+    description: 'analyze: ReDoS verdict of a backtracking engine such as V8 (unknown: see reason)',
+  },
+  checker: {
+    type: ['string', 'null'],
+    enum: ['automaton', 'fuzz', null],
+    description: 'analyze: which recheck algorithm decided (automata theory, or fuzzing); null when none did',
+  },
+  complexity: {
+    type: ['object', 'null'],
+    description: 'analyze: worst-case matching time in the text length; null when unknown',
+    properties: {
+      type: {
+        type: 'string',
+        enum: ['constant', 'linear', 'safe', 'polynomial', 'exponential'],
+        description:
+          'constant, linear or safe (not super-linear); polynomial (with degree) or exponential: vulnerable',
+      },
+      degree: { type: 'integer', minimum: 2, description: 'polynomial: the degree (2: quadratic)' },
+      summary: { type: 'string', description: "recheck's wording, e.g. 2nd degree polynomial" },
+    },
+    required: ['type', 'summary'],
+    additionalProperties: false,
+  },
+  attack: {
+    type: ['object', 'null'],
+    description: 'analyze: a text that makes the pattern slow (vulnerable only)',
+    properties: {
+      pattern: {
+        type: ['string', 'null'],
+        maxLength: 2000,
+        description:
+          "The attack as a JavaScript expression, e.g. 'a'.repeat(31) + '\\x00' (null past 2000 characters)",
+      },
+      string: {
+        type: ['string', 'null'],
+        maxLength: 1024,
+        description:
+          'The attack string itself, or null when longer than 1024 characters (see pattern and length)',
+      },
+      length: { type: 'integer', minimum: 0, description: 'Length of the attack string' },
+      pumps: {
+        type: 'array',
+        description: 'The repeated parts: prefix, then pump repeated; more repetitions make it slower',
+        items: {
+          type: 'object',
+          properties: { prefix: { type: 'string' }, pump: { type: 'string' } },
+          required: ['prefix', 'pump'],
+          additionalProperties: false,
+        },
+      },
+      suffix: { type: 'string', description: 'Text after the pumps, which makes the match fail' },
+    },
+    required: ['pattern', 'string', 'length', 'pumps', 'suffix'],
+    additionalProperties: false,
+  },
+  hotspots: {
+    type: 'array',
+    maxItems: 100,
+    description: 'analyze: the parts of the pattern that backtrack, as [start, end) offsets in pattern',
+    items: {
+      type: 'object',
+      properties: {
+        start: { type: 'integer', minimum: 0 },
+        end: { type: 'integer', minimum: 0 },
+        temperature: { type: 'string', enum: ['heat', 'normal'] },
+      },
+      required: ['start', 'end', 'temperature'],
+      additionalProperties: false,
+    },
+  },
+  reason: {
+    type: ['object', 'null'],
+    description: 'analyze, status unknown: why',
+    properties: {
+      kind: {
+        type: 'string',
+        enum: ['timeout', 'unsupported', 'too-complex', 'unexpected'],
+        description:
+          'timeout: the analysis ran out of its budget; unsupported: a construct the analyser cannot read; too-complex: nested too deep',
+      },
+      message: { type: 'string', maxLength: 300 },
+    },
+    required: ['kind', 'message'],
+    additionalProperties: false,
+  },
+} as const;
 
 /** The result of every mode (MCP outputSchema): the head, then the fields of the mode that ran. */
 const OUTPUT = {
@@ -68,6 +160,11 @@ const OUTPUT = {
       description: 'match: all matches, listed or not; split: parts listed',
     },
     truncated: { type: 'boolean', description: 'match, split: true when not everything is listed' },
+    timedOut: {
+      type: 'boolean',
+      description:
+        'match, replace: true when the global iteration ran out of its time budget (3/4 of the run deadline); the matches found so far are given (replace: the rest of the text is unchanged)',
+    },
     matched: { type: 'boolean', description: 'test: whether the pattern matches' },
     index: { type: ['integer', 'null'], minimum: 0, description: 'test: start of the first match, or null' },
     match: { type: ['string', 'null'], description: 'test: text of the first match, or null' },
@@ -80,6 +177,7 @@ const OUTPUT = {
       items: groupValue,
       description: 'split: the pieces, with captures spliced in (null: unmatched group)',
     },
+    ...ANALYSIS,
   },
   required: ['mode', 'pattern', 'flags', 'flagsFrom'],
   additionalProperties: false,
@@ -89,7 +187,7 @@ export default defineTool({
   id: 'regex-tester',
   name: 'Regex Tester',
   description:
-    'Tests a JavaScript regular expression against a text: lists matches with their groups, tests, replaces or splits.',
+    'Tests a JavaScript regular expression against a text: lists matches with their groups, tests, replaces or splits; analyze checks the pattern for ReDoS.',
   category: 'devtools',
   icon: 'regex',
   keywords: [
@@ -101,6 +199,8 @@ export default defineTool({
     'split',
     'capture groups',
     'javascript',
+    'redos',
+    'catastrophic backtracking',
   ],
   tags: ['text', 'regex', 'debugging'],
   riskClass: 'M',
@@ -138,18 +238,24 @@ export default defineTool({
   semanticFields: {
     pattern:
       'JavaScript regular expression, bare (e.g. (\\w+)@(\\w+)) or as /pattern/flags. Engine: native JavaScript RegExp',
-    text: 'Subject text the pattern runs on (default empty). Indexes in the result are UTF-16 code unit offsets',
+    text: 'Subject text the pattern runs on (default empty; analyze ignores it). Indexes in the result are UTF-16 code unit offsets',
     flags:
-      'Flags, any of d g i m s u y v, each at most once. When non-empty they replace the flags of a /pattern/flags literal. Without g, match and replace stop at the first match',
+      'Flags, any of d g i m s u y v, each at most once (analyze: not v). When non-empty they replace the flags of a /pattern/flags literal. Without g, match and replace stop at the first match',
     replacement:
       "Replace mode only: replacement text; $1..$99, $<name>, $&, $` and $' insert parts of the match, $$ a dollar (default empty: deletes the matches)",
-    mode: 'match (default: list matches with groups), test (true/false), replace, or split',
+    mode: 'match (default: list matches with groups), test (true/false), replace, split, or analyze (static ReDoS check of the pattern with recheck: safe, vulnerable with an attack string, or unknown; text is ignored)',
   },
   endpoints: [
     {
       path: '/api/regex-tester/',
       methods: ['GET', 'POST'],
       summary: 'Match, test, replace or split a text with a JavaScript regular expression',
+    },
+    {
+      path: '/api/regex-tester/analyze/',
+      methods: ['GET', 'POST'],
+      summary: 'Check a JavaScript regular expression for ReDoS (catastrophic backtracking) with recheck',
+      mode: 'analyze',
     },
   ],
   faqs: [
@@ -166,7 +272,12 @@ export default defineTool({
     {
       question: 'What about slow patterns?',
       answer:
-        'Each run has a time limit; a catastrophic pattern (e.g. (a+)+$) ends with TIMEOUT and does not affect other requests.',
+        'Each run has a time limit. A global match or replace that runs out of 3/4 of it stops with the matches found so far and timedOut: true. One single match attempt cannot be stopped: a catastrophic pattern (e.g. ^(a+)+$ with the u flag) ends with TIMEOUT and does not affect other requests. mode analyze tells beforehand whether a pattern is vulnerable.',
+    },
+    {
+      question: 'How does analyze decide, and can it be wrong?',
+      answer:
+        'It runs recheck (pure JavaScript build, in the worker): automata theory when the pattern allows (exact), fuzzing otherwise (backreferences, lookarounds, large counted repeats; it can miss a slow input). It reports the worst-case complexity for a backtracking engine and an attack string. When its 400 ms budget runs out the status is unknown with reason timeout. V8 in this hub also falls back to a linear-time engine on excessive backtracking for patterns without the u flag, backreferences or lookarounds, so a vulnerable verdict matters most for code that runs the pattern elsewhere.',
     },
   ],
   howTo: [
@@ -174,7 +285,8 @@ export default defineTool({
     { title: 'Give the text', description: 'Pass the subject text as `text` (`b`).' },
     {
       title: 'Pick the mode',
-      description: 'Set `mode` to match, test, replace or split; for replace, pass `replacement` (`c`).',
+      description:
+        'Set `mode` to match, test, replace or split; for replace, pass `replacement` (`c`). Set `mode` to analyze (or call /api/regex-tester/analyze/) to check the pattern for ReDoS.',
     },
   ],
   relatedTools: ['cron-expression', 'format-detective', 'token-counter'],
