@@ -7,6 +7,7 @@ import { type BootFigures, measureBoots } from './boot.js';
 import { redisPid } from './cpu.js';
 import { stopActiveLoad } from './drive.js';
 import { interruption, progressLine, runScenario, type Servers } from './execute.js';
+import { type FirstRun, firstRunTable, measureFirstRuns } from './first-runs.js';
 import { type HubContext, hubIndexBytes, writePolicyFiles } from './hub.js';
 import { describeMachine, loadNow, machineLine } from './machine.js';
 import { parseOptions } from './options.js';
@@ -55,6 +56,7 @@ const runs: RunRecord[] = [];
 const problems: string[] = [];
 let soak: { record: SoakRecord; figures: SoakFigures } | null = null;
 let boot: BootFigures | null = null;
+let firstRuns: FirstRun[] | null = null;
 let scaling: ScalingRow[] | null = null;
 const tmp = await mkdtemp(join(tmpdir(), 'toolhub-bench-'));
 
@@ -94,6 +96,11 @@ try {
         `bare fastify ${boot.bareMs.median.toFixed(0)} ms; idle RSS hub ${(boot.hubRss.median / 2 ** 20).toFixed(0)} MiB, ` +
         `bare fastify ${(boot.bareRss.median / 2 ** 20).toFixed(0)} MiB\n`,
     );
+  }
+  // What each tool's libraries cost to load, on a fresh worker (the boot does not load them).
+  if (opts.only.length === 0 || opts.only.includes('first-runs')) {
+    firstRuns = await measureFirstRuns(hub);
+    log(`first runs (one worker thread, each example twice):\n${firstRunTable(firstRuns)}\n`);
   }
   if (opts.scaling.length > 0) {
     log(`scaling: HUB_PROCESSES ${opts.scaling.join(', ')} beside as many bare fastify processes`);
@@ -163,7 +170,7 @@ const title = `Tool Hub: ratios against the issue-5 targets, ${date}${opts.quick
 const files: [string, string][] = [
   [
     `${date}.json`,
-    `${JSON.stringify({ machine, options: opts, scenarios: scenarios.map(describeScenario), runs, summaries, ratios, boot, scaling, soak: soak?.record ?? null, problems }, null, 2)}\n`,
+    `${JSON.stringify({ machine, options: opts, scenarios: scenarios.map(describeScenario), runs, summaries, ratios, boot, firstRuns, scaling, soak: soak?.record ?? null, problems }, null, 2)}\n`,
   ],
   [
     `${date}.md`,
@@ -176,7 +183,9 @@ const files: [string, string][] = [
       boot,
       problems,
       svgName,
-    }) + (scaling ? `\n## Scaling (HUB_PROCESSES)\n\n${scalingTable(scaling)}\n` : ''),
+    }) +
+      (firstRuns ? `\n## First runs\n\n${firstRunTable(firstRuns)}\n` : '') +
+      (scaling ? `\n## Scaling (HUB_PROCESSES)\n\n${scalingTable(scaling)}\n` : ''),
   ],
   [svgName, ratioChart(ratios, title, machineLine(machine))],
 ];

@@ -83,7 +83,7 @@ function checkPluginSchemas(def: ToolDefinition): void {
 }
 
 /** Checks what a schema cannot: modes, fields and related tools agree with each other. */
-function checkCrossReferences(tools: Map<string, RegisteredTool>): void {
+export function checkCrossReferences(tools: Map<string, RegisteredTool>): void {
   const paths = new Set<string>();
   for (const { def } of tools.values()) {
     const fail = (msg: string) => {
@@ -96,6 +96,12 @@ function checkCrossReferences(tools: Map<string, RegisteredTool>): void {
     const properties = Object.keys((def.input.properties as Record<string, unknown>) ?? {});
     for (const field of namedFields(def))
       if (!properties.includes(field)) fail(`field '${field}' not in input schema`);
+    for (const [option, modes] of Object.entries(def.optionModes ?? {})) {
+      if (!properties.includes(option)) fail(`option '${option}' not in input schema`);
+      if (namedFields(def).includes(option)) fail(`option '${option}' is carried by a slot`);
+      for (const mode of modes)
+        if (!def.modes.includes(mode)) fail(`option '${option}': unknown mode '${mode}'`);
+    }
     for (const ep of def.endpoints) {
       if (paths.has(ep.path)) fail(`endpoint ${ep.path} is taken`);
       paths.add(ep.path);

@@ -88,6 +88,8 @@ const CASES: Record<string, Case[]> = {
     ['monochromatic', { color: '#222', count: 6 }],
     ['shades', { color: 'white', count: 1 }],
     ['tints', { color: 'black', count: 20 }],
+    ['triadic', { color: '#3b82f6', count: 3, export: 'all', prefix: 'brand' }],
+    ['convert', { color: '#ff000080', format: 'hex', export: 'css,tokens' }],
   ],
   'cron-expression': [
     ['parse', { expression: '*/15 9-17 * * 1-5', timezone: 'Europe/Paris', count: 3, from }],
@@ -102,6 +104,13 @@ const CASES: Record<string, Case[]> = {
     ['parse', { expression: '0 0 * 2 5#5', count: 50, from }],
     ['build', { fields: { hour: 9, dayOfWeek: [1, 5] }, count: 2, from }],
     ['build', { fields: '{"second": "30", "minute": "*/5"}', timezone: 'Asia/Kolkata', count: 1, from }],
+    // Dialects: Quartz with a year, EventBridge cron in a zone and rate(), a wrong rate(), conversions.
+    ['parse', { expression: '0 15 10 ? * 6L 2025-2030', count: 2, from }],
+    ['parse', { expression: 'cron(0 10 * * ? *)', timezone: 'Europe/Paris', count: 2, from }],
+    ['parse', { expression: 'rate(5 minutes)', count: 2, from }],
+    ['parse', { expression: 'rate(5 weeks)' }],
+    ['convert', { expression: '0 15 10 ? * 6L 2025', to: 'unix', count: 2, from }],
+    ['convert', { expression: '*/15 9-17 * * 1-5', to: 'eventbridge', count: 1, from }],
   ],
   'format-detective': [
     ['detect', { input: 'name: hub\nports:\n  - 80\n  - 443\n' }],
@@ -128,6 +137,10 @@ const CASES: Record<string, Case[]> = {
     ['replace', { pattern: '/(\\w+)@(\\w+)/g', text: 'a@b and c@d', replacement: '$2 at $1' }],
     ['replace', { pattern: 'x', text: 'axbx' }],
     ['split', { pattern: '(,)|(;)', text: 'a,b;c' }],
+    ['analyze', { pattern: '^(a|aa)+$' }],
+    ['analyze', { pattern: 'a*b*c', flags: 'gd' }],
+    ['analyze', { pattern: '^\\d+$' }],
+    ['analyze', { pattern: '(?<=a+)b' }],
   ],
   'schema-generator': [
     ['draft-07', { sample: { id: 1, email: 'ada@example.com', at: '2025-01-01T00:00:00Z' }, title: 'User' }],
@@ -140,6 +153,12 @@ const CASES: Record<string, Case[]> = {
     ['summary', { left: '{"n": 0.1234567890123456789}', right: '{"n": 1}' }],
     ['patch', { left: '{"keep": true, "old": 1}', right: '{"keep": true, "new": {"x": [1]}}' }],
     ['patch', { left: '1', right: '[1]' }],
+    ['merge-patch', { left: '{"a": 1, "b": [1]}', right: '{"a": null, "b": [2]}' }],
+    [
+      'apply',
+      { document: '{"a": 1}', patch: '[{"op": "add", "path": "/b", "value": 2}]', target: 'a: 1\nb: 3\n' },
+    ],
+    ['apply', { document: { a: 1 }, patch: { a: null, b: [1] } }],
   ],
   'structured-output-validator': [
     ['validate', { schema: userSchema, target: '{"id": 0, "email": "nope", "extra": 1}' }],
@@ -153,12 +172,21 @@ const CASES: Record<string, Case[]> = {
       { schema: { type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } } },
     ],
     ['schema', { schema: { name: 'lookup', input_schema: userSchema } }],
+    // The provider option and mode fix (changes, fixed, provider, issue.provider).
+    ['schema', { schema: { name: 'lookup', input_schema: userSchema }, provider: 'openai-strict' }],
+    [
+      'schema',
+      { schema: { type: 'json_schema', json_schema: { name: 'u', schema: userSchema } }, provider: 'mcp' },
+    ],
+    ['fix', { schema: userSchema }],
   ],
   'token-counter': [
     ['count', { text: 'Hello, world!', model: 'gpt-4o', limit: 2 }],
     ['count', { text: '', model: 'cl100k_base' }],
     ['tokens', { text: 'naïve 👋 tokens', model: 'gpt2', limit: 100 }],
     ['tokens', { text: 'plain', model: 'p50k_edit' }],
+    ['count', { text: 'Hello', model: 'claude-sonnet-4-5', expectedOutputTokens: 10 }],
+    ['count', { text: '', model: 'llama-3.1-8b', messages: [{ role: 'user', content: 'hi' }] }],
   ],
 };
 

@@ -148,6 +148,17 @@ const cases: Case[] = [
     check: (r) => expect(r.expression).toBe('30 */6 * * *'),
   },
   {
+    toolId: 'cron-expression',
+    generic: { a: '0 15 10 ? * 6L 2025', b: 'unix', mode: 'convert' },
+    path: '/api/cron-expression/convert/',
+    fields: { expression: '0 15 10 ? * 6L 2025', to: 'unix' },
+    volatile: ['from', 'nextRuns'],
+    check: (r) => {
+      expect(r).toMatchObject({ expression: '15 10 * * 5L', dialect: 'unix', sourceDialect: 'quartz' });
+      expect(r.warnings as string[]).toHaveLength(2);
+    },
+  },
+  {
     toolId: 'regex-tester',
     generic: { a: '(?<y>\\d{4})-(\\d\\d)', b: 'on 2024-05 and 2025-06', c: 'g', mode: 'match' },
     path: '/api/regex-tester/',
@@ -317,6 +328,22 @@ const bad: BadCase[] = [
     path: '/api/format-detective/convert/',
     fields: { input: '{"a":{"b":1}}', to: 'csv' },
     code: 'INVALID_INPUT',
+  },
+  {
+    toolId: 'cron-expression',
+    what: 'an unknown target dialect',
+    generic: { a: '* * * * *', b: 'cobol', mode: 'convert' },
+    path: '/api/cron-expression/convert/',
+    fields: { expression: '* * * * *', to: 'cobol' },
+    code: 'UNSUPPORTED_OPTION',
+  },
+  {
+    toolId: 'cron-expression',
+    what: 'a conversion with no faithful result',
+    generic: { a: 'rate(7 minutes)', b: 'unix', mode: 'convert' },
+    path: '/api/cron-expression/convert/',
+    fields: { expression: 'rate(7 minutes)', to: 'unix' },
+    code: 'UNSUPPORTED_OPTION',
   },
   {
     toolId: 'cron-expression',

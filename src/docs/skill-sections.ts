@@ -38,8 +38,11 @@ function inputsTable(def: ToolDefinition): string {
   }
   for (const [name, p] of Object.entries(props)) {
     if ([...seen].some((s) => s.endsWith(`:${name}`))) continue;
+    const type = Array.isArray(p.type) ? p.type.join(' or ') : String(p.type ?? 'any');
+    const req = p.default !== undefined ? `no (default ${JSON.stringify(p.default)})` : 'no';
+    const modes = def.optionModes?.[name]?.join(', ') ?? 'all';
     rows.push(
-      `| - | \`${name}\` | ${String(p.type ?? 'any')} | no | dedicated only | ${cell(def.semanticFields[name] ?? '')} |`,
+      `| \`options.${name}\` | \`${name}\` | ${type} | ${req} | ${modes} | ${cell(def.semanticFields[name] ?? '')} |`,
     );
   }
   const modeField = def.modeField ? `\`${def.modeField}\`` : '(implied by the dedicated path)';

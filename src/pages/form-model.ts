@@ -129,13 +129,14 @@ export function tryItModel(
  * belongs to the modes that add it. A mode with a path of its own takes the fields its slots
  * name and those no slot names: a base field it displaces is not its (the palette's `count`
  * under convert, cron's `expression` under build). A mode sharing its path with others takes
- * every field of that path, displaced or not (regex `flags` under replace).
+ * every field of that path, displaced or not (regex `flags` under replace). An option (a
+ * field no slot names) belongs to the modes `optionModes` gives it, else to every mode.
  */
 function modesOf(def: ToolDefinition, name: string, ownPath: ReadonlySet<string>): string[] {
   const named = (mode: string) => Object.values(fieldsFor(def, mode)).includes(name);
   if (!Object.values(def.fields).includes(name)) {
     const adding = def.modes.filter((m) => Object.values(def.fieldsByMode?.[m] ?? {}).includes(name));
-    return adding.length ? adding : [...def.modes];
+    return adding.length ? adding : [...(def.optionModes?.[name] ?? def.modes)];
   }
   return def.modes.filter((m) => !ownPath.has(m) || named(m));
 }

@@ -47,9 +47,17 @@ describe('the try-it form’s fields per mode', () => {
     expect(palette.format).toEqual(['convert']);
     expect(palette.color).toContain('convert');
     const cron = modes(page('cron-expression'));
-    expect(cron.expression).toEqual(['parse']);
+    expect(cron.expression).toEqual(['parse', 'convert']);
     expect(cron.fields).toEqual(['build']);
     expect(cron.timezone).toEqual(['parse', 'build']);
+    expect(cron.to).toEqual(['convert']);
+  });
+
+  it('an option belongs to the modes optionModes gives it, else to every mode', () => {
+    const cron = modes(page('cron-expression'));
+    expect(cron.dialect).toEqual(['parse', 'convert']);
+    expect(cron.from).toEqual(['parse', 'convert']);
+    expect(modes(page('qr-code')).margin).toEqual(['svg', 'png', 'utf8']);
   });
 
   it('a mode sharing its path keeps every field of it (regex flags under replace)', () => {

@@ -122,7 +122,8 @@ describe('a tool page', () => {
     );
     const tokens = page(tools.get('token-counter')!.def);
     expect(textOf(one(tokens, 'dl', { class: 'limits' }))).toContain('switched off by the operator');
-    expect(find(page(tools.get('cron-expression')!.def), 'pre', { class: 'curl' })).toHaveLength(2);
+    // One curl line per endpoint: parse, build and convert.
+    expect(find(page(tools.get('cron-expression')!.def), 'pre', { class: 'curl' })).toHaveLength(3);
   });
 
   it('escapes tool text: names, descriptions, FAQs, examples and hints never become markup', () => {

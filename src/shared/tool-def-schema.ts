@@ -123,6 +123,15 @@ export const TOOL_DEFINITION_SCHEMA = {
       patternProperties: { '^.*$': { type: 'object', properties: slotProperties } },
     },
     /**
+     * The modes an option (a named field no slot carries, docs/api.md "Options") belongs to,
+     * where not all: the page shows it under those modes only and the agent guide says so
+     * (cron's `dialect`: parse and convert). The tool still refuses it elsewhere itself.
+     */
+    optionModes: {
+      type: 'object',
+      patternProperties: { '^.*$': { type: 'array', items: text, minItems: 1, uniqueItems: true } },
+    },
+    /**
      * JSON Schema (draft-07) of the named input, without the mode field. Validation coerces
      * types (query strings and generic `a`/`b`/`c` arrive as strings), so a numeric field is
      * declared as `integer` and "256" becomes 256. An `enum` failure is UNSUPPORTED_OPTION.
@@ -177,9 +186,10 @@ export const TOOL_DEFINITION_SCHEMA = {
  */
 export type ToolDefinition = Omit<
   FromSchema<typeof TOOL_DEFINITION_SCHEMA>,
-  'input' | 'output' | 'fieldsByMode'
+  'input' | 'output' | 'fieldsByMode' | 'optionModes'
 > & {
   fieldsByMode?: Record<string, Partial<FieldMap>>;
+  optionModes?: Record<string, readonly string[]>;
   input: JsonSchema;
   output: JsonSchema;
 };

@@ -1,6 +1,6 @@
 /** Build mode: a JSON object of fields → a cron expression. */
 import { parseJsonField, ToolInputError } from '#tool-kit';
-import { type CronFields, FIELD_NAMES, type FieldName } from './cron-fields.js';
+import { type CronFields, UNIX_FIELD_NAMES as FIELD_NAMES, type UnixFieldName } from './cron-fields.js';
 
 /** Longest text accepted for one field (a list of 60 two-digit minutes fits). */
 const MAX_FIELD_LENGTH = 200;
@@ -11,7 +11,7 @@ const MAX_LIST_ITEMS = 60;
  * "at 09:00" rather than "every minute of hour 9". `second` is included only when given
  * (the expression then has 6 fields).
  */
-export const BUILD_DEFAULTS: Record<Exclude<FieldName, 'second'>, string> = {
+export const BUILD_DEFAULTS: Record<Exclude<UnixFieldName, 'second'>, string> = {
   minute: '0',
   hour: '*',
   dayOfMonth: '*',

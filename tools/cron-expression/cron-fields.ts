@@ -5,7 +5,11 @@
  */
 import { CronExpressionParser } from 'cron-parser';
 
-export const FIELD_NAMES = ['second', 'minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek'] as const;
+/** The fields of a Unix expression (6 with seconds), the ones cron-parser reads. */
+export const UNIX_FIELD_NAMES = ['second', 'minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek'] as const;
+/** Every field a result can name: the Unix ones and Quartz / EventBridge's year. */
+export const FIELD_NAMES = [...UNIX_FIELD_NAMES, 'year'] as const;
+export type UnixFieldName = (typeof UNIX_FIELD_NAMES)[number];
 export type FieldName = (typeof FIELD_NAMES)[number];
 export type CronFields = Partial<Record<FieldName, string>>;
 
@@ -21,7 +25,7 @@ export const MACROS: Readonly<Record<string, string>> = {
 };
 
 /** Number of distinct values of each field (dayOfWeek: 0-6, 7 being Sunday again). */
-const SPAN: Record<FieldName, { min: number; max: number }> = {
+const SPAN: Record<UnixFieldName, { min: number; max: number }> = {
   second: { min: 0, max: 59 },
   minute: { min: 0, max: 59 },
   hour: { min: 0, max: 23 },
@@ -74,7 +78,7 @@ export function splitExpression(expression: string): SplitExpression {
     );
   }
   const hasSeconds = parts.length === 6;
-  const names = hasSeconds ? FIELD_NAMES : FIELD_NAMES.slice(1);
+  const names = hasSeconds ? UNIX_FIELD_NAMES : UNIX_FIELD_NAMES.slice(1);
   const fields: CronFields = {};
   names.forEach((name, i) => {
     fields[name] = parts[i];
@@ -93,7 +97,7 @@ function cleanMessage(message: string, value: string): string {
 }
 
 /** Checks one field alone; throws CronSyntaxError naming the field. */
-export function checkField(name: FieldName, value: string): void {
+export function checkField(name: UnixFieldName, value: string): void {
   const fail = (why: string): never => {
     throw new CronSyntaxError(`${name} field: ${why}`, name);
   };
@@ -108,7 +112,7 @@ export function checkField(name: FieldName, value: string): void {
       fail(`step ${step[1]} is larger than the field's range ${SPAN[name].min}-${SPAN[name].max}`);
     }
   }
-  const probe = FIELD_NAMES.map((n) => (n === name ? value : '*')).join(' ');
+  const probe = UNIX_FIELD_NAMES.map((n) => (n === name ? value : '*')).join(' ');
   try {
     CronExpressionParser.parse(probe, { tz: 'UTC', currentDate: 0 });
   } catch (err) {
@@ -118,7 +122,7 @@ export function checkField(name: FieldName, value: string): void {
 
 /** Checks every field, then the whole expression (cross-field rules such as 30 February). */
 export function checkExpression(split: SplitExpression): void {
-  for (const name of FIELD_NAMES) {
+  for (const name of UNIX_FIELD_NAMES) {
     const value = split.fields[name];
     if (value !== undefined) checkField(name, value);
   }

@@ -63,3 +63,22 @@ export function describe(expression: string): string | null {
     return null;
   }
 }
+
+/** Quartz (and EventBridge, given as Quartz with second 0): day of week 1-7 = SUN-SAT, optional year. */
+export function describeQuartz(expression: string): string | null {
+  try {
+    return cronstrue.toString(expression, {
+      throwExceptionOnParseError: true,
+      verbose: false,
+      dayOfWeekStartIndexZero: false,
+    });
+  } catch {
+    return null;
+  }
+}
+
+/** rate(5 minutes) → "Every 5 minutes"; rate(1 day) → "Every day (24 hours)". */
+export function describeRate(value: number, base: string): string {
+  const every = value === 1 ? `Every ${base}` : `Every ${value} ${base}s`;
+  return base === 'day' ? `${every} (${value * 24} hours)` : every;
+}

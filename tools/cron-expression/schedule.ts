@@ -2,7 +2,7 @@
 import { ToolInputError } from '#tool-kit';
 import { DEFAULT_TIMEZONE } from './tool.js';
 import { formatInZone } from './zone-clock.js';
-import { zonedRuns } from './zoned-runs.js';
+import { type RunRules, zonedRuns } from './zoned-runs.js';
 /**
  * Search time for the next runs. A sparse schedule (the fifth Friday of February comes
  * once in 28 years) costs cron-parser tens of milliseconds per run: past this budget
@@ -58,11 +58,15 @@ export function nextRuns(
   from: Date,
   count: number,
   clock: () => number = () => performance.now(),
+  rules: RunRules = {},
 ): NextRuns {
   const runs: string[] = [];
   const deadline = clock() + SEARCH_BUDGET_MS;
   try {
-    const instants = zonedRuns(expression, timezone, from);
+    // Days skipped by a dialect's filter (year, W) are cheap; a filter that never matches must still stop.
+    const filtered = Boolean(rules.day) || Boolean(rules.years);
+    const giveUp = filtered ? () => clock() > deadline + SEARCH_BUDGET_MS / 2 : undefined;
+    const instants = zonedRuns(expression, timezone, from, { ...rules, giveUp });
     while (runs.length < count) {
       if (runs.length > 0 && clock() > deadline) {
         return {
@@ -70,10 +74,25 @@ export function nextRuns(
           note: `stopped after ${runs.length} runs: the schedule is too sparse to list ${count} within the time budget`,
         };
       }
-      runs.push(formatInZone(instants.next().value as number, timezone));
+      const next = instants.next();
+      if (next.done) {
+        const last = rules.years?.[rules.years.length - 1];
+        return {
+          nextRuns: runs,
+          note: `stopped after ${runs.length} runs: the schedule has no run after ${last === undefined ? 'these' : `its last year, ${last}`}`,
+        };
+      }
+      runs.push(formatInZone(next.value, timezone));
     }
   } catch (err) {
     return { nextRuns: runs, note: `stopped after ${runs.length} runs: ${(err as Error).message}` };
   }
   return { nextRuns: runs };
+}
+
+/** rate(): a fixed period (EventBridge: days are 24-hour durations), counted from `from` as the start. */
+export function rateRuns(periodMs: number, timezone: string, from: Date, count: number): string[] {
+  const runs: string[] = [];
+  for (let k = 1; k <= count; k++) runs.push(formatInZone(from.getTime() + k * periodMs, timezone));
+  return runs;
 }

@@ -6,6 +6,9 @@
  * last minute shown before it); a wall minute shown twice runs again only when the minute
  * or hour field is a wildcard (`*`, a step, or every value).
  */
+import awsCronParser from 'aws-cron-parser';
+import { Cron } from 'croner';
+
 const MINUTE = 60_000;
 
 /** Values of one numeric field: `*`, `?`, n, a-b, a-b/s, n/s, *\/s and lists of those. */
@@ -142,4 +145,46 @@ export function referenceRuns(expression: string, slotList: readonly Slot[]): nu
     if ((!s.repeat || bothPasses) && matches(s.wall)) runs.add(s.instant);
   }
   return [...runs].sort((a, b) => a - b);
+}
+
+/** Oracles of the Quartz and EventBridge dialects (dialects.test.ts, convert.test.ts). */
+const iso = (d: Date) => d.toISOString().replace('.000Z', 'Z');
+
+const FIELD_MAX = [59, 59, 23, 31, 12, 7, 2099];
+
+/**
+ * croner (independent implementation) with Quartz numbering: day of week 1-7 = SUN-SAT,
+ * optional year. croner 11 refuses Quartz's `n/step` ("from n, every step"), which is
+ * written here as the range it means, `n-max/step`.
+ */
+export function cronerRuns(quartz: string, from: string, count: number, timezone = 'UTC'): string[] {
+  const pattern = quartz
+    .split(' ')
+    .map((field, i) => field.replace(/(^|,)(\d+)\/(\d+)/g, `$1$2-${FIELD_MAX[i]}/$3`))
+    .join(' ');
+  const job = new Cron(pattern, { timezone, alternativeWeekdays: true, mode: '6-or-7-parts', paused: true });
+  return job.nextRuns(count, new Date(from)).map(iso);
+}
+
+/** aws-cron-parser (independent implementation of AWS cron, UTC): the six fields inside cron(...). */
+export function awsRuns(expression: string, from: string, count: number): string[] {
+  const fields = /^cron\((.*)\)$/.exec(expression)?.[1] ?? expression;
+  const parsed = awsCronParser.parse(fields);
+  const out: string[] = [];
+  let at: Date | null | undefined = new Date(from);
+  while (out.length < count) {
+    at = awsCronParser.next(parsed, at);
+    if (!at) break;
+    out.push(iso(at));
+  }
+  return out;
+}
+
+/** croner on a Unix expression (day of week 0-6, 5 fields or 6 with seconds first; day fields OR-ed as in Vixie cron). */
+export function cronerUnixRuns(unix: string, from: string, count: number, timezone = 'UTC'): string[] {
+  const parts = unix.split(' ');
+  const max = parts.length === 6 ? [59, 59, 23, 31, 12, 7] : [59, 23, 31, 12, 7];
+  const pattern = parts.map((field, i) => field.replace(/(^|,)(\d+)\/(\d+)/g, `$1$2-${max[i]}/$3`)).join(' ');
+  const job = new Cron(pattern, { timezone, mode: '5-or-6-parts', paused: true });
+  return job.nextRuns(count, new Date(from)).map(iso);
 }

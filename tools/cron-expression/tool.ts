@@ -1,7 +1,10 @@
 import { defineTool } from '#tool-kit';
 
 /** The contract run.ts relies on; the input schema below enforces it before a run. */
-export const MODES = ['parse', 'build'] as const;
+export const MODES = ['parse', 'build', 'convert'] as const;
+/** Cron dialects: Unix (Vixie cron, 5 fields or 6 with seconds first), Quartz, AWS EventBridge. */
+export const DIALECTS = ['unix', 'quartz', 'eventbridge'] as const;
+export type Dialect = (typeof DIALECTS)[number];
 export const MAX_EXPRESSION_CHARS = 256;
 export const MAX_FIELDS_CHARS = 2048;
 export const MAX_TIMEZONE_CHARS = 64;
@@ -10,7 +13,7 @@ export const MAX_COUNT = 50;
 export const DEFAULT_COUNT = 5;
 
 /** Cron field names in cron order (cron-fields.ts FIELD_NAMES; test/output-schemas.test.ts checks they agree). */
-const FIELD_NAMES = ['second', 'minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek'];
+const FIELD_NAMES = ['second', 'minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek', 'year'];
 
 /**
  * The result of both modes (MCP outputSchema). A wrong expression in parse mode is a result:
@@ -24,7 +27,37 @@ const OUTPUT = {
       type: 'boolean',
       description: 'false: the expression is wrong (parse mode); see error and field',
     },
-    expression: { type: 'string', description: 'The expression (macro as given; build: the one built)' },
+    expression: {
+      type: 'string',
+      description: 'The expression (macro as given; build: the one built; convert: the converted one)',
+    },
+    dialect: {
+      enum: [...DIALECTS],
+      description:
+        'Dialect the expression was read in (convert: the target). Absent for a Unix expression when no dialect was named, as before dialects existed',
+    },
+    sourceDialect: { enum: [...DIALECTS], description: 'convert: the dialect of the original expression' },
+    original: { type: 'string', description: 'convert: the expression that was converted, as given' },
+    warnings: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'convert: what could not be carried over exactly (dropped seconds or years, extensions)',
+    },
+    rate: {
+      type: 'object',
+      description: 'EventBridge rate(): its value and unit as written',
+      properties: {
+        value: { type: 'integer', minimum: 1 },
+        unit: { enum: ['minute', 'minutes', 'hour', 'hours', 'day', 'days'] },
+      },
+      required: ['value', 'unit'],
+      additionalProperties: false,
+    },
+    assumption: {
+      type: 'string',
+      description:
+        'What nextRuns assume beyond the expression: rate() counted from `from` as its start; EventBridge time zone',
+    },
     macro: { type: ['string', 'null'], description: 'parse: the @macro used, lower-cased, or null' },
     error: { type: 'string', description: 'valid false: what is wrong' },
     field: { enum: [...FIELD_NAMES, null], description: 'valid false: the faulty field, or null' },
@@ -32,11 +65,11 @@ const OUTPUT = {
     fields: {
       type: ['object', 'null'],
       description:
-        'The expression split into named fields (second only with 6 fields); null when unsplittable',
+        'The expression split into named fields (second only with 6 fields or Quartz, year only with Quartz or EventBridge); null when unsplittable or rate()',
       properties: Object.fromEntries(FIELD_NAMES.map((f) => [f, { type: 'string' }])),
       additionalProperties: false,
     },
-    hasSeconds: { type: 'boolean', description: 'valid: true for a 6-field expression' },
+    hasSeconds: { type: 'boolean', description: 'valid: true for a 6-field Unix or any Quartz expression' },
     timezone: { type: 'string', description: 'valid: IANA time zone of nextRuns' },
     from: { type: 'string', description: 'valid: instant after which nextRuns start (ISO 8601, UTC)' },
     nextRuns: {
@@ -55,7 +88,7 @@ export default defineTool({
   id: 'cron-expression',
   name: 'Cron Expression Parser & Builder',
   description:
-    'Explains a cron expression in plain English and lists its next run times in any IANA time zone (DST-aware), or builds an expression from its fields.',
+    'Explains a cron expression (Unix, Quartz or AWS EventBridge) in plain English and lists its next run times in any IANA time zone (DST-aware), builds an expression from its fields, or converts it between dialects.',
   category: 'devtools',
   icon: 'clock',
   keywords: ['cron', 'crontab', 'schedule', 'next run', 'timezone', 'dst', 'quartz', 'cron builder'],
@@ -67,7 +100,9 @@ export default defineTool({
   // `from` defaults to now, so the next runs move with the clock.
   volatileResultFields: ['from', 'nextRuns'],
   fields: { a: 'expression', b: 'timezone', c: 'count' },
-  fieldsByMode: { build: { a: 'fields' } },
+  fieldsByMode: { build: { a: 'fields' }, convert: { b: 'to' } },
+  // Build writes Unix expressions from fields: no dialect, and no runs to start from.
+  optionModes: { dialect: ['parse', 'convert'], from: ['parse', 'convert'] },
   input: {
     type: 'object',
     properties: {
@@ -75,7 +110,18 @@ export default defineTool({
         type: 'string',
         minLength: 1,
         maxLength: MAX_EXPRESSION_CHARS,
-        description: 'Cron expression: 5 fields, 6 fields (seconds first) or a macro such as @daily',
+        description:
+          'Cron expression: 5 fields, 6 fields (seconds first) or a macro such as @daily; Quartz (6 or 7 fields); EventBridge cron(...) or rate(...)',
+      },
+      dialect: {
+        type: 'string',
+        enum: [...DIALECTS],
+        description: 'Dialect of the expression: unix, quartz or eventbridge; detected when absent',
+      },
+      to: {
+        type: 'string',
+        enum: [...DIALECTS],
+        description: 'Convert mode: the dialect to write the expression in (required there)',
       },
       fields: {
         type: ['object', 'string'],
@@ -108,9 +154,12 @@ export default defineTool({
   output: OUTPUT,
   semanticFields: {
     expression:
-      'Parse mode: the cron expression. 5 fields (minute hour dayOfMonth month dayOfWeek), 6 fields (second first), or @yearly @annually @monthly @weekly @daily @midnight @hourly. Names (JAN, MON), ranges, lists, steps, ?, L and n#k are accepted; H and W are not',
+      'Parse and convert modes: the cron expression. Unix: 5 fields (minute hour dayOfMonth month dayOfWeek), 6 fields (second first), or @yearly @annually @monthly @weekly @daily @midnight @hourly; names (JAN, MON), ranges, lists, steps, ?, L and n#k are accepted, H and W are not. Quartz: 6 or 7 fields (see dialect). EventBridge: cron(...) or rate(...)',
     fields:
       'Build mode: JSON object with any of second, minute, hour, dayOfMonth, month, dayOfWeek; each a cron field text, an integer or a list. Unset fields are "*" except minute, which defaults to "0"; second only when given',
+    dialect:
+      'Parse and convert: unix (Vixie cron: 5 fields, or 6 with seconds first; day of week 0-6 = SUN-SAT), quartz (second minute hour dayOfMonth month dayOfWeek [year]; day of week 1-7 = SUN-SAT; ? in one day field; L, LW, nW, L-n, nL, n#k; years 1970-2099) or eventbridge (cron(minute hour dayOfMonth month dayOfWeek year) with the Quartz day rules and years 1970-2199, or rate(value minute|minutes|hour|hours|day|days)). Absent: cron(...) and rate(...) are eventbridge, 7 fields with ? in dayOfMonth or dayOfWeek quartz, anything else unix (so 6 fields stay Unix, seconds first)',
+    to: 'Convert mode: target dialect, unix, quartz or eventbridge (required). The result carries warnings for what cannot be carried over; a conversion with no faithful result is UNSUPPORTED_OPTION',
     timezone:
       'IANA time zone (default UTC) in which nextRuns are computed and written, with their UTC offset',
     count: `How many next runs to list, 0 to ${MAX_COUNT} (default ${DEFAULT_COUNT})`,
@@ -128,6 +177,12 @@ export default defineTool({
       methods: ['GET', 'POST'],
       summary: 'Build a cron expression from its fields',
       mode: 'build',
+    },
+    {
+      path: '/api/cron-expression/convert/',
+      methods: ['GET', 'POST'],
+      summary: 'Write a cron expression in another dialect (Unix, Quartz, EventBridge), with warnings',
+      mode: 'convert',
     },
   ],
   faqs: [
@@ -148,7 +203,23 @@ export default defineTool({
     },
     {
       question: 'Are 6-field expressions supported?',
-      answer: 'Yes: with 6 fields the first is seconds (0-59), as in node-cron and Quartz-like schedulers.',
+      answer:
+        'Yes: with 6 fields the first is seconds (0-59), as in node-cron, and the day of week is 0-6 = SUN-SAT (Unix). For a Quartz 6-field expression (day of week 1-7 = SUN-SAT) name dialect quartz; 7 fields with ? in a day field are read as Quartz without it.',
+    },
+    {
+      question: 'Which cron dialects are understood?',
+      answer:
+        'unix (Vixie cron and cron-parser: 5 fields, or 6 with seconds first), quartz (Quartz CronTrigger: seconds, optional year 1970-2099, ? in one day field, L, LW, nW, L-n, nL, n#k, day of week 1-7 = SUN-SAT) and eventbridge (AWS: cron(minute hour dayOfMonth month dayOfWeek year) with the Quartz day rules and years 1970-2199, or rate(5 minutes)). cron(...) and rate(...) are detected, as are 7 fields with ? in a day field (Quartz); anything else, 6-field Quartz included, is Unix unless dialect says otherwise.',
+    },
+    {
+      question: 'How do the dialects handle daylight-saving changes?',
+      answer:
+        'unix: as Vixie cron documents, a time skipped by spring-forward still runs (shifted by the gap) and a wildcard job runs in both passes of a repeated hour, a fixed time once. quartz: the Quartz CronTrigger documentation says a time that does not occur is skipped and a repeated hour is not fired again (its firings were already made), and the tool does that. eventbridge: EventBridge Scheduler documents that a run at a time that does not exist is skipped and a repeated time runs only once; the tool does the same. EventBridge rules (not Scheduler) always run in UTC: leave timezone at UTC for them. rate() runs at fixed durations from its start, so DST does not move it.',
+    },
+    {
+      question: 'How are expressions converted between dialects?',
+      answer:
+        'Mode convert with to = unix, quartz or eventbridge. Day of week is renumbered (Unix 0-6 vs 1-7), ? is added or removed, seconds and years are dropped with a warning where the target lacks them, rate() becomes cron only when its period divides an hour or a day evenly. When nothing faithful is possible (W days to Unix, a Unix either-day rule to Quartz, rate(7 minutes)) the answer is UNSUPPORTED_OPTION.',
     },
   ],
   howTo: [
@@ -159,6 +230,16 @@ export default defineTool({
     {
       title: 'Get next runs in your zone',
       description: 'Add `timezone` (`b`), `count` (`c`) and optionally `from` for a fixed start instant.',
+    },
+    {
+      title: 'Read a Quartz or EventBridge expression',
+      description:
+        'Send it to /parse/ as is (cron(...), rate(...) and 7 fields with ? are detected) or with `dialect` set to quartz or eventbridge (needed for 6-field Quartz).',
+    },
+    {
+      title: 'Convert between dialects',
+      description:
+        'Call /api/cron-expression/convert/ with `expression` and `to` (generic: `a`, `b`, mode convert); read `warnings`.',
     },
     {
       title: 'Build an expression',

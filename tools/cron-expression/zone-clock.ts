@@ -36,6 +36,8 @@ export interface WallInstants {
   repeat: number | null;
   /** Every wall time from here on maps to instants after this one: earlier runs may be emitted. */
   settled: number;
+  /** True when no instant shows this wall time (spring-forward skipped it): `first` is then gap-shifted. */
+  skipped: boolean;
 }
 
 /**
@@ -52,7 +54,12 @@ export function wallInstants(timeZone: string, wall: number): WallInstants {
   const candidates = before === after ? [wall - before] : [wall - before, wall - after];
   const valid = candidates.filter((t) => offsetMs(timeZone, t) === wall - t).sort((a, b) => a - b);
   const first = valid[0] ?? wall - before;
-  return { first, repeat: valid.length > 1 ? (valid[1] ?? null) : null, settled };
+  return {
+    first,
+    repeat: valid.length > 1 ? (valid[1] ?? null) : null,
+    settled,
+    skipped: valid.length === 0,
+  };
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');

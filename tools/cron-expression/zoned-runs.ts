@@ -12,6 +12,23 @@ import { offsetMs, wallInstants } from './zone-clock.js';
 
 const DAY_MS = 86_400_000;
 
+/**
+ * What a dialect adds to the cron-parser expression (dialects.ts): a year field and day
+ * rules cron-parser lacks (Quartz `W`, `LW`, `L-n`), and its DST rule. `vixie` (Unix): a
+ * skipped time runs shifted by the gap, a wildcard job runs in both passes of a repeated
+ * interval. `skip` (Quartz CronTrigger, EventBridge Scheduler): a skipped time does not run,
+ * a repeated one runs once, at its first occurrence.
+ */
+export interface RunRules {
+  /** Allowed years, ascending; null: every year. */
+  years?: readonly number[] | null;
+  /** Extra test of a day (UTC date parts of the wall day); null: none. */
+  day?: ((year: number, month: number, date: number) => boolean) | null;
+  dst?: 'vixie' | 'skip';
+  /** Asked while days are skipped: true stops the search with an error (a filter that rarely matches). */
+  giveUp?: () => boolean;
+}
+
 /** `*`, a step or a list covering the whole field: Vixie cron's "wildcard job" at fall-back. */
 function isWildcard(text: string, values: readonly unknown[], span: number): boolean {
   return /[*?/]/.test(text) || values.length >= span;
@@ -39,14 +56,28 @@ const numbers = (values: readonly unknown[]) => values.filter((v): v is number =
  * fields, since those never depend on the date. A fall-back hour of a 6-field job is then
  * 3,600 cheap steps rather than 3,600 cron-parser calls.
  */
-function* wallTimes(cron: CronExpression, after: number): Generator<number> {
+function* wallTimes(cron: CronExpression, after: number, rules: RunRules): Generator<number> {
   const hours = numbers(cron.fields.hour.values);
   const minutes = numbers(cron.fields.minute.values);
   const seconds = numbers(cron.fields.second.values);
+  const years = rules.years ?? null;
   cron.reset(new Date(after));
   for (;;) {
     const first = cron.next().getTime();
     const day = Math.floor(first / DAY_MS) * DAY_MS;
+    const date = new Date(day);
+    const year = date.getUTCFullYear();
+    if (rules.giveUp?.()) throw new Error('the search budget ran out before the next run was found');
+    if (years !== null && !years.includes(year)) {
+      const nextYear = years.find((y) => y > year);
+      if (nextYear === undefined) return; // the year field has no later year: the schedule ends
+      cron.reset(new Date(Date.UTC(nextYear, 0, 1) - 1000));
+      continue;
+    }
+    if (rules.day && !rules.day(year, date.getUTCMonth() + 1, date.getUTCDate())) {
+      cron.reset(new Date(day + DAY_MS - 1000));
+      continue;
+    }
     for (const h of hours) {
       for (const m of minutes) {
         for (const s of seconds) {
@@ -72,7 +103,12 @@ function insertSorted(list: number[], value: number): void {
  * wall time can map to an earlier instant (the repeat pass, a gap-shifted time), so each
  * instant waits in `pending` until no later wall time can map before it (`settled`).
  */
-export function* zonedRuns(expression: string, timeZone: string, from: Date): Generator<number> {
+export function* zonedRuns(
+  expression: string,
+  timeZone: string,
+  from: Date,
+  rules: RunRules = {},
+): Generator<number> {
   const start = from.getTime();
   // The lowest offset near `from` gives the earliest wall time whose instant can follow it.
   const lowest = Math.min(
@@ -81,12 +117,14 @@ export function* zonedRuns(expression: string, timeZone: string, from: Date): Ge
     offsetMs(timeZone, start + DAY_MS),
   );
   const cron = CronExpressionParser.parse(expression, { tz: 'UTC' });
-  const bothPasses = runsInBothPasses(expression, cron);
+  const skipRule = rules.dst === 'skip';
+  const bothPasses = !skipRule && runsInBothPasses(expression, cron);
   const pending: number[] = [];
-  for (const wall of wallTimes(cron, start + lowest - 1000)) {
-    const { first, repeat, settled } = wallInstants(timeZone, wall);
-    if (first > start) insertSorted(pending, first);
+  for (const wall of wallTimes(cron, start + lowest - 1000, rules)) {
+    const { first, repeat, settled, skipped } = wallInstants(timeZone, wall);
+    if (first > start && !(skipped && skipRule)) insertSorted(pending, first);
     if (repeat !== null && bothPasses && repeat > start) insertSorted(pending, repeat);
     while (pending.length > 0 && (pending[0] as number) <= settled) yield pending.shift() as number;
   }
+  yield* pending;
 }

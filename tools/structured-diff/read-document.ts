@@ -95,7 +95,7 @@ function parseYaml(text: string, field: string): { value: unknown; inexact: stri
 }
 
 /** A document the input schema passed: present, and as text at most MAX_DOCUMENT_BYTES characters. */
-export function readDocument(value: unknown, field: 'left' | 'right'): ReadDocument {
+export function readDocument(value: unknown, field: string): ReadDocument {
   if (typeof value !== 'string') {
     checkJson(value, field);
     return { value, source: 'value', inexact: [] };

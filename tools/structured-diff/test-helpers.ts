@@ -17,7 +17,7 @@ export interface DiffResult {
 /** The tool as the service runs it: input through its schema first. */
 export const structuredDiff = toolRunner(tool, run);
 export const diff = async (left: unknown, right: unknown, mode = 'summary'): Promise<DiffResult> =>
-  (await structuredDiff({ left, right }, mode)) as DiffResult;
+  (await structuredDiff({ left, right }, mode)) as unknown as DiffResult;
 
 /** The oracle: fast-json-patch applies the patch to a deep clone of left. */
 export function applyTo(left: unknown, patch: PatchOperation[]): unknown {

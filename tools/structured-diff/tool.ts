@@ -1,7 +1,10 @@
 import { defineTool } from '#tool-kit';
 
 /** The contract run.ts relies on; the input schema below enforces it before a run. */
-export const MODES = ['summary', 'patch'] as const;
+export const MODES = ['summary', 'patch', 'merge-patch', 'apply'] as const;
+/** Modes of the main endpoint; apply has its own (`/api/structured-diff/apply/`). */
+export const DIFF_MODES = ['summary', 'patch', 'merge-patch'] as const;
+export const PATCH_FORMATS = ['auto', 'json-patch', 'merge-patch'] as const;
 /** Largest document text, in UTF-8 bytes (the schema bounds its characters by the same number). */
 export const MAX_DOCUMENT_BYTES = 524288;
 
@@ -12,6 +15,7 @@ const documentField = (description: string) => ({
   description,
 });
 
+const SOURCE = { type: 'string', enum: ['json', 'yaml', 'value'] };
 const OP = { type: 'string', enum: ['add', 'remove', 'replace'], description: 'RFC 6902 operation' };
 const POINTER = {
   type: 'string',
@@ -19,7 +23,15 @@ const POINTER = {
   description: 'JSON Pointer (RFC 6901); empty for the root',
 };
 
-/** The result of both modes (MCP outputSchema); patch mode adds patch. */
+const DIFF_RESULT = ['equal', 'changes', 'stats', 'truncated', 'formats'];
+const APPLY_RESULT = ['result', 'patchFormat', 'formats'];
+
+/**
+ * The result of every mode (MCP outputSchema). The diff modes answer equal, changes, stats,
+ * truncated and formats (patch mode adds patch; merge-patch mode adds mergePatch and
+ * mergePatchLossless); apply answers result, patchFormat and formats (matchesTarget and
+ * firstDifference with a target).
+ */
 const OUTPUT = {
   type: 'object',
   properties: {
@@ -54,18 +66,23 @@ const OUTPUT = {
     truncated: { type: 'boolean', description: 'true when changes lists fewer than stats counts' },
     formats: {
       type: 'object',
-      description: 'How each document was read: json or yaml text, or a JSON value',
+      description:
+        'How each document was read: json or yaml text, or a JSON value (diff modes: left, right; apply: document, patch, target)',
       properties: {
-        left: { type: 'string', enum: ['json', 'yaml', 'value'] },
-        right: { type: 'string', enum: ['json', 'yaml', 'value'] },
+        left: SOURCE,
+        right: SOURCE,
+        document: SOURCE,
+        patch: SOURCE,
+        target: SOURCE,
       },
-      required: ['left', 'right'],
+      anyOf: [{ required: ['left', 'right'] }, { required: ['document', 'patch'] }],
       additionalProperties: false,
     },
     warnings: {
       type: 'array',
       items: { type: 'string' },
-      description: 'Numbers a 64-bit float cannot hold exactly (only when there are any)',
+      description:
+        'Numbers a 64-bit float cannot hold exactly; merge-patch mode: the nulls a merge patch cannot set and the arrays it sends whole (only when there are any)',
     },
     patch: {
       type: 'array',
@@ -77,8 +94,39 @@ const OUTPUT = {
         additionalProperties: false,
       },
     },
+    mergePatch: {
+      description:
+        'merge-patch mode: the RFC 7386 JSON Merge Patch turning left into right (null removes a member; arrays are sent whole)',
+    },
+    mergePatchLossless: {
+      type: 'boolean',
+      description:
+        'merge-patch mode: true when applying mergePatch to left gives right exactly; false when right holds nulls a merge patch cannot set (warnings names them)',
+    },
+    result: { description: 'apply: the document after the patch' },
+    patchFormat: {
+      type: 'string',
+      enum: ['json-patch', 'merge-patch'],
+      description: 'apply: how the patch was read, RFC 6902 JSON Patch or RFC 7386 merge patch',
+    },
+    matchesTarget: {
+      type: 'boolean',
+      description: 'apply with a target: true when the result equals the target (as JSON data)',
+    },
+    firstDifference: {
+      type: 'object',
+      description:
+        'apply, when the result is not the target: the first place they differ, with the value on each side (absent on a side that lacks it)',
+      properties: {
+        path: POINTER,
+        result: { description: 'the value in the result' },
+        target: { description: 'the value in the target' },
+      },
+      required: ['path'],
+      additionalProperties: false,
+    },
   },
-  required: ['equal', 'changes', 'stats', 'truncated', 'formats'],
+  anyOf: [{ required: DIFF_RESULT }, { required: APPLY_RESULT }],
   additionalProperties: false,
 };
 
@@ -86,7 +134,7 @@ export default defineTool({
   id: 'structured-diff',
   name: 'JSON / YAML Diff',
   description:
-    'Compares two JSON or YAML documents and lists every added, removed and changed value by JSON Pointer; patch mode also returns the RFC 6902 JSON Patch that turns the left document into the right one.',
+    'Compares two JSON or YAML documents and lists every added, removed and changed value by JSON Pointer; patch mode also returns the RFC 6902 JSON Patch that turns the left document into the right one, merge-patch mode the RFC 7386 merge patch; apply mode applies either kind of patch and checks the result against a target.',
   category: 'devtools',
   icon: 'git-compare',
   keywords: [
@@ -95,6 +143,9 @@ export default defineTool({
     'compare json',
     'json patch',
     'rfc 6902',
+    'json merge patch',
+    'rfc 7386',
+    'apply patch',
     'json pointer',
     'structured diff',
   ],
@@ -105,26 +156,54 @@ export default defineTool({
   modes: [...MODES],
   modeField: 'mode',
   fields: { a: 'left', b: 'right', c: null },
+  fieldsByMode: { apply: { a: 'document', b: 'patch', c: 'target' } },
   input: {
     type: 'object',
+    // Which fields are needed depends on the mode, which the schema cannot see: run.ts checks.
     properties: {
       left: documentField('The original document: JSON or YAML text, or a JSON value'),
       right: documentField('The changed document: JSON or YAML text, or a JSON value'),
+      document: documentField('apply: the document to patch: JSON or YAML text, or a JSON value'),
+      patch: documentField(
+        'apply: an RFC 6902 JSON Patch (an array of operations) or an RFC 7386 merge patch, as text or a JSON value',
+      ),
+      target: documentField('apply: the document the result should equal (optional)'),
+      patchFormat: {
+        type: 'string',
+        enum: [...PATCH_FORMATS],
+        default: 'auto',
+        description: 'apply: how to read patch; auto: an array is a JSON Patch, anything else a merge patch',
+      },
     },
-    required: ['left', 'right'],
     additionalProperties: false,
   },
   output: OUTPUT,
   semanticFields: {
-    left: 'The original document: JSON or YAML text (a string is always parsed), or a JSON object/array on POST',
-    right: 'The document to compare with left, in the same forms',
-    mode: 'summary (default): equal, changes and stats; patch: also the RFC 6902 patch turning left into right',
+    left: 'Diff modes (required): the original document: JSON or YAML text (a string is always parsed), or a JSON object/array on POST',
+    right: 'Diff modes (required): the document to compare with left, in the same forms',
+    document: 'Apply mode (required): the document to patch, in the same forms as left',
+    patch:
+      'Apply mode (required): an RFC 6902 JSON Patch (array of add, remove, replace, move, copy, test operations) or an RFC 7386 JSON Merge Patch, as JSON/YAML text or a JSON value',
+    target:
+      'Apply mode (optional): the expected result; the answer then says whether the result equals it (matchesTarget) and where they first differ',
+    patchFormat:
+      'Apply mode: auto (default: an array is a JSON Patch, anything else a merge patch), json-patch or merge-patch (to apply an array as a merge patch, which replaces the whole document). Ignored by the diff modes',
+    mode: 'summary (default): equal, changes and stats; patch: also the RFC 6902 patch turning left into right; merge-patch: also the RFC 7386 merge patch and whether it is lossless; apply: apply a patch to document (own endpoint /api/structured-diff/apply/)',
   },
   endpoints: [
     {
       path: '/api/structured-diff/',
       methods: ['GET', 'POST'],
-      summary: 'Compare two JSON or YAML documents; optionally get the RFC 6902 patch',
+      summary:
+        'Compare two JSON or YAML documents; optionally get the RFC 6902 patch or the RFC 7386 merge patch',
+      modes: [...DIFF_MODES],
+    },
+    {
+      path: '/api/structured-diff/apply/',
+      methods: ['GET', 'POST'],
+      summary:
+        'Apply an RFC 6902 JSON Patch or an RFC 7386 merge patch to a document, optionally checking the result against a target',
+      mode: 'apply',
     },
   ],
   faqs: [
@@ -148,6 +227,16 @@ export default defineTool({
       answer:
         'The first 1000 changes are listed (then `truncated` is true); `stats` always counts all of them. The patch is always complete: when it would exceed 100000 operations, patch mode is refused rather than returning part of it.',
     },
+    {
+      question: 'When is a merge patch not enough?',
+      answer:
+        'An RFC 7386 merge patch uses null to mean "remove this member", so it cannot set a member to null: when right holds such a null (under an object), applying the merge patch removes the member instead, `mergePatchLossless` is false and `warnings` names the paths. Arrays cannot be edited item by item either: an array that changed is sent whole (also named in `warnings`, though that loses nothing). Use patch mode (RFC 6902) for an exact, item-level patch.',
+    },
+    {
+      question: 'What does apply check?',
+      answer:
+        'Every JSON Patch operation is checked before it is applied: its op, path (and from) as JSON Pointers that exist as own members (array indices without leading zeros, `-` only to append), a value where one is needed, a test that holds, no move into its own child. The first that fails refuses the whole patch with INVALID_INPUT naming the operation by index and its path. Paths through `__proto__` are refused; a result over 2097152 characters of JSON is refused (repeated copies could otherwise double the document each time).',
+    },
   ],
   howTo: [
     {
@@ -161,7 +250,13 @@ export default defineTool({
     },
     {
       title: 'Get a patch',
-      description: 'Set `mode` to `patch` to also receive the RFC 6902 operations that turn left into right.',
+      description:
+        'Set `mode` to `patch` to also receive the RFC 6902 operations that turn left into right, or to `merge-patch` for an RFC 7386 merge patch (check `mergePatchLossless`).',
+    },
+    {
+      title: 'Apply a patch',
+      description:
+        'POST `document`, `patch` and optionally `target` to `/api/structured-diff/apply/` (generic: mode `apply`, a, b, c); read `result`, and `matchesTarget`/`firstDifference` for the round-trip proof.',
     },
   ],
   relatedTools: ['format-detective', 'schema-generator', 'structured-output-validator'],

@@ -11,7 +11,8 @@ export type SchemaKind =
   | 'openai-function'
   | 'function-declaration'
   | 'anthropic-tool'
-  | 'mcp-tool';
+  | 'mcp-tool'
+  | 'openai-response-format';
 
 export interface SchemaTarget {
   kind: SchemaKind;
@@ -26,6 +27,9 @@ export interface SchemaTarget {
   namePath?: string;
   description?: unknown;
   descriptionPath?: string;
+  /** The holder of name/description/strict (the tool or response-format object) and its pointer. */
+  holder?: Record<string, unknown>;
+  holderPath?: string;
 }
 
 const JSON_TYPES = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
@@ -69,6 +73,8 @@ function tool(
     namePath: `${base}/name`,
     description: holder.description,
     descriptionPath: `${base}/description`,
+    holder,
+    holderPath: base,
   };
 }
 
@@ -81,10 +87,20 @@ export function detectSchemaKind(doc: unknown): SchemaTarget {
   }
   // OpenAI Responses API: {type:'function', name, description, parameters}.
   if (doc.type === 'function') return tool('openai-function', doc, '', 'parameters', false);
+  // OpenAI response_format {type:'json_schema', json_schema:{name, schema, strict}} (Chat
+  // Completions) or text.format {type:'json_schema', name, schema, strict} (Responses).
+  if (doc.type === 'json_schema' && isPlainObject(doc.json_schema)) {
+    return tool('openai-response-format', doc.json_schema, '/json_schema', 'schema', true);
+  }
+  if (doc.type === 'json_schema') return tool('openai-response-format', doc, '', 'schema', true);
   if (looksLikeSchema(doc)) return plain;
   if ('input_schema' in doc) return tool('anthropic-tool', doc, '', 'input_schema', true);
   if ('inputSchema' in doc && 'name' in doc) return tool('mcp-tool', doc, '', 'inputSchema', true);
   // OpenAI legacy `functions`, Gemini function declarations: {name, description, parameters}.
   if ('parameters' in doc && 'name' in doc) return tool('function-declaration', doc, '', 'parameters', false);
+  // Gemini's JSON Schema alternative to the OpenAPI `parameters`.
+  if ('parametersJsonSchema' in doc && 'name' in doc) {
+    return tool('function-declaration', doc, '', 'parametersJsonSchema', false);
+  }
   return plain;
 }

@@ -1,7 +1,9 @@
 import { defineTool } from '#tool-kit';
 
 /** The contract run.ts relies on; the input schema below enforces it before a run. */
-export const MODES = ['validate', 'lenient', 'schema'] as const;
+export const MODES = ['validate', 'lenient', 'schema', 'fix'] as const;
+/** Provider dialects of mode schema (and fix: openai-strict); kept in step with provider-rules.ts PROVIDERS. */
+export const PROVIDER_OPTIONS = ['openai-strict', 'gemini', 'anthropic', 'mcp'] as const;
 /**
  * Generous hard cap per text field (and per string inside a JSON value); the policy's
  * inputMaxBytes (256 KiB by default) is the real gate.
@@ -19,6 +21,7 @@ const ISSUE = {
     message: { type: 'string', description: 'What is wrong' },
     params: { type: 'object', description: "The keyword's details (ajv params)" },
     schemaPath: { type: 'string', description: 'Where in the schema the keyword is' },
+    provider: { type: 'string', description: 'With the provider option: the provider whose rules apply' },
   },
   required: ['path', 'keyword', 'message'],
   additionalProperties: false,
@@ -37,9 +40,44 @@ const OUTPUT = {
     truncated: { type: 'boolean', description: 'true when errors lists fewer than errorCount' },
     kind: {
       type: 'string',
-      enum: ['json-schema', 'openai-function', 'function-declaration', 'anthropic-tool', 'mcp-tool'],
-      description: 'What the schema document is: a JSON Schema or an LLM tool definition wrapping one',
+      enum: [
+        'json-schema',
+        'openai-function',
+        'function-declaration',
+        'anthropic-tool',
+        'mcp-tool',
+        'openai-response-format',
+      ],
+      description:
+        'The shape recognised: a bare JSON Schema, or an LLM tool / response format wrapping one (function-declaration: {name, parameters}, the Gemini and legacy OpenAI shape)',
     },
+    provider: {
+      type: 'string',
+      enum: [...PROVIDER_OPTIONS],
+      description: "schema, fix: the provider whose rules were applied (fix: always 'openai-strict')",
+    },
+    fixed: {
+      type: 'object',
+      description:
+        'fix: the document with its schema rewritten for OpenAI strict mode (same shape as given; strict: true set on OpenAI shapes)',
+    },
+    changes: {
+      type: 'array',
+      maxItems: 100,
+      description: 'fix: what was changed (at most 100), with pointers into the given document',
+      items: {
+        type: 'object',
+        properties: {
+          path: { type: 'string', description: 'JSON Pointer of the change in the given document' },
+          action: { type: 'string', enum: ['added', 'removed', 'changed'] },
+          keyword: { type: 'string', description: 'The keyword added, removed or changed' },
+          message: { type: 'string', description: 'What was done and why' },
+        },
+        required: ['path', 'action', 'keyword', 'message'],
+        additionalProperties: false,
+      },
+    },
+    changeCount: { type: 'integer', minimum: 0, description: 'fix: all changes made' },
     name: { type: 'string', description: 'schema mode: the tool name of a tool definition' },
     extractedFrom: {
       enum: ['raw', 'code-fence', 'embedded', null],
@@ -63,7 +101,7 @@ export default defineTool({
   id: 'structured-output-validator',
   name: 'Structured Output Validator',
   description:
-    'Validates JSON (or LLM output with JSON inside prose or code fences) against a JSON Schema draft-07, and checks JSON Schemas and LLM tool/function schemas (OpenAI, Anthropic, MCP) themselves.',
+    "Validates JSON (or LLM output with JSON inside prose or code fences) against a JSON Schema draft-07, checks JSON Schemas and LLM tool/function schemas (OpenAI, Anthropic, Gemini, MCP) against each provider's rules, and rewrites a schema for OpenAI strict mode.",
   category: 'ai',
   icon: 'shield-check',
   keywords: [
@@ -100,6 +138,12 @@ export default defineTool({
         description:
           'The JSON to validate: JSON text, or a JSON value; in lenient mode, text with JSON in prose or code fences. Unused in schema mode.',
       },
+      provider: {
+        type: 'string',
+        enum: [...PROVIDER_OPTIONS],
+        description:
+          "schema mode: also check the provider's own rules (openai-strict, gemini, anthropic, mcp); fix mode: openai-strict (the default)",
+      },
     },
     required: ['schema'],
     additionalProperties: false,
@@ -110,7 +154,9 @@ export default defineTool({
       'The JSON Schema (draft-07) as JSON text or a JSON value. An OpenAI function ({type:"function",function:{name,parameters}} or {name,parameters}), an Anthropic tool ({name,input_schema}) or an MCP tool ({name,inputSchema}) is accepted too: its parameters schema is used.',
     target:
       'The JSON instance to validate, as JSON text or a JSON value (a string value is read as JSON text). In lenient mode: raw LLM output; the JSON is pulled out of code fences or surrounding prose. Required in validate and lenient modes, ignored in schema mode.',
-    mode: 'validate (default): validate target against schema; lenient: extract the JSON from LLM text first, then validate; schema: check the schema itself (draft-07 meta-schema, regex patterns, $refs, tool name).',
+    mode: "validate (default): validate target against schema; lenient: extract the JSON from LLM text first, then validate; schema: check the schema itself (draft-07 meta-schema, regex patterns, $refs, tool name), and with `provider` the provider's own rules; fix: rewrite the schema for OpenAI strict mode (every property required, optional ones nullable, additionalProperties: false, unsupported keywords removed) and list the changes.",
+    provider:
+      'Optional, modes schema and fix. openai-strict: OpenAI Structured Outputs strict mode (root object, every property required, additionalProperties: false, supported keywords and formats, size limits); gemini: Gemini function declarations (OpenAPI 3.0 Schema subset); anthropic: Anthropic tools (name, object input_schema; with strict: true the structured-outputs subset); mcp: MCP tools (object inputSchema/outputSchema, checked against the JSON Schema 2020-12 meta-schema).',
   },
   endpoints: [
     {
@@ -153,7 +199,12 @@ export default defineTool({
     {
       title: 'Check a tool schema',
       description:
-        'Set `mode` to `schema` to check the schema itself (meta-schema, patterns, $refs, tool name) before giving it to a model.',
+        "Set `mode` to `schema` to check the schema itself (meta-schema, patterns, $refs, tool name) before giving it to a model; add `provider` (openai-strict, gemini, anthropic, mcp) for that provider's rules.",
+    },
+    {
+      title: 'Make a schema strict',
+      description:
+        'Set `mode` to `fix` to get the OpenAI strict-mode version of a schema (`fixed`) with the list of `changes`, already linted.',
     },
   ],
   relatedTools: ['schema-generator', 'structured-diff', 'api-response-mocker', 'token-counter'],

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { checkCrossReferences, type RegisteredTool } from './registry.js';
+import type { ToolDefinition } from './shared/tool-def.js';
+
+/** A definition with what the cross-references read; the rest is irrelevant to them. */
+function tool(extra: Partial<ToolDefinition>): Map<string, RegisteredTool> {
+  const def = {
+    id: 'fx',
+    modes: ['one', 'two'],
+    modeField: 'mode',
+    fields: { a: 'text', b: null, c: null },
+    input: { type: 'object', properties: { text: { type: 'string' }, level: { type: 'string' } } },
+    endpoints: [{ path: '/api/fx/', methods: ['GET'] }],
+    relatedTools: [],
+    ...extra,
+  } as unknown as ToolDefinition;
+  return new Map([['fx', { def } as RegisteredTool]]);
+}
+
+describe('checkCrossReferences: optionModes', () => {
+  it('accepts an option of known modes', () => {
+    expect(() => checkCrossReferences(tool({ optionModes: { level: ['two'] } }))).not.toThrow();
+  });
+
+  it('refuses an unknown mode, a field not in the schema and a field a slot carries', () => {
+    expect(() => checkCrossReferences(tool({ optionModes: { level: ['three'] } }))).toThrow(
+      "option 'level': unknown mode 'three'",
+    );
+    expect(() => checkCrossReferences(tool({ optionModes: { colour: ['one'] } }))).toThrow(
+      "option 'colour' not in input schema",
+    );
+    expect(() => checkCrossReferences(tool({ optionModes: { text: ['one'] } }))).toThrow(
+      "option 'text' is carried by a slot",
+    );
+  });
+});
