@@ -219,7 +219,17 @@ describe('OpenAPI document', () => {
     const qr = bodies.QrCodeInput!.content['application/json']!.schema as {
       properties: Record<string, unknown>;
     };
-    expect(Object.keys(qr.properties).sort()).toEqual(['data', 'errorCorrection', 'format', 'size']);
+    expect(Object.keys(qr.properties).sort()).toEqual([
+      'dark',
+      'data',
+      'decodeCheck',
+      'errorCorrection',
+      'format',
+      'light',
+      'logo',
+      'margin',
+      'size',
+    ]);
     expect(qr.properties.format).toMatchObject({ enum: ['svg', 'png', 'utf8'], default: 'svg' });
     expect(bodies.ColorPaletteConvertInput).toBeDefined();
     const validate = ajv.getSchema('openapi#/components/schemas/RuntimeRequestNested')!;

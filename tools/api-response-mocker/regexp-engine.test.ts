@@ -29,11 +29,10 @@ describe('user patterns as the body check tests them', () => {
   });
 
   // Before: ajv's `u` regex backtracked 2^n times on "aaa…a!" (about 2 s at n = 25, each
-  // extra `a` doubling it); V8's linear-time fallback only takes regexes without `u`.
-  it('a backtracking pattern checks a generated string that does not match it quickly', () => {
-    const started = performance.now();
-    expect(regExpEngine('^(a+)+$', 'u').test(`${'a'.repeat(27)}!`)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(1000);
+  // extra `a` doubling it); V8's linear-time fallback only takes regexes without `u`. At
+  // n = 40 a backtracking engine would run for days: the test's own timeout is the check.
+  it('a backtracking pattern checks a generated string that does not match it', () => {
+    expect(regExpEngine('^(a+)+$', 'u').test(`${'a'.repeat(40)}!`)).toBe(false);
   });
 
   it('the same through the tool: oneOf tests the string of one branch against the other', async () => {
@@ -43,10 +42,8 @@ describe('user patterns as the body check tests them', () => {
         { type: 'string', pattern: '^(a+)+$' },
       ],
     };
-    const started = performance.now();
     const r = await mock({ response: schema, route: 'GET /a' }, 'fetch');
     expect(r.response.body).toBe(`${'a'.repeat(28)}!`);
     expect(r.notes).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 });

@@ -6,13 +6,31 @@
  * large codes stop decoding (jsQR fails on version 40 at 1024 px). Here each module is
  * exactly floor(size / (modules + 2 * margin)) px and the leftover pixels widen the
  * quiet zone, so the image is still size x size. A 1-bit greyscale PNG is also ~30x
- * less to deflate than the package's RGBA one (2048 px: 0.5 MB instead of 16 MB).
+ * less to deflate than the package's RGBA one (2048 px: 0.5 MB instead of 16 MB). Other
+ * colours than black on white make it a 1-bit palette PNG (entry 0 dark, 1 light), with a
+ * tRNS chunk when a colour has alpha.
  */
 import { crc32, deflateSync } from 'node:zlib';
 
 export interface ModuleMatrix {
   size: number;
   get(row: number, col: number): number;
+}
+
+export interface PngColors {
+  dark: { r: number; g: number; b: number; a: number };
+  light: { r: number; g: number; b: number; a: number };
+}
+
+const BLACK_ON_WHITE: PngColors = {
+  dark: { r: 0, g: 0, b: 0, a: 255 },
+  light: { r: 255, g: 255, b: 255, a: 255 },
+};
+
+function isBlackOnWhite({ dark, light }: PngColors): boolean {
+  return (
+    dark.r + dark.g + dark.b === 0 && dark.a === 255 && light.r + light.g + light.b === 765 && light.a === 255
+  );
 }
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -32,8 +50,13 @@ export function layout(modules: number, size: number, margin: number): { scale: 
   return { scale, offset: Math.floor((size - modules * scale) / 2) };
 }
 
-/** A `data:image/png;base64,` URL of the matrix, black on white, `size` px square. */
-export function renderPng(matrix: ModuleMatrix, size: number, margin: number): string {
+/** A `data:image/png;base64,` URL of the matrix, black on white unless told, `size` px square. */
+export function renderPng(
+  matrix: ModuleMatrix,
+  size: number,
+  margin: number,
+  colors: PngColors = BLACK_ON_WHITE,
+): string {
   const { scale, offset } = layout(matrix.size, size, margin);
   const rowBytes = 1 + Math.ceil(size / 8); // filter byte 0 (None), then 1 bit per pixel
   const white = Buffer.alloc(rowBytes, 0xff);
@@ -60,10 +83,17 @@ export function renderPng(matrix: ModuleMatrix, size: number, margin: number): s
   header.writeUInt32BE(size, 0);
   header.writeUInt32BE(size, 4);
   header[8] = 1; // bit depth
-  header[9] = 0; // colour type: greyscale
+  const greyscale = isBlackOnWhite(colors);
+  header[9] = greyscale ? 0 : 3; // colour type: greyscale (0 black, 1 white) or palette (0 dark, 1 light)
+  const chunks = [chunk('IHDR', header)];
+  if (!greyscale) {
+    const { dark, light } = colors;
+    chunks.push(chunk('PLTE', Buffer.from([dark.r, dark.g, dark.b, light.r, light.g, light.b])));
+    if (dark.a < 255 || light.a < 255) chunks.push(chunk('tRNS', Buffer.from([dark.a, light.a])));
+  }
   const png = Buffer.concat([
     SIGNATURE,
-    chunk('IHDR', header),
+    ...chunks,
     chunk('IDAT', deflateSync(raw)),
     chunk('IEND', Buffer.alloc(0)),
   ]);

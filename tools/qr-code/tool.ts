@@ -10,6 +10,13 @@ export const MAX_DATA_CHARS = 7089;
 export const DEFAULT_SIZE = 256;
 export const MIN_SIZE = 64;
 export const MAX_SIZE = 2048;
+/** The quiet zone the standard asks for, in modules; the default margin. */
+export const DEFAULT_MARGIN = 4;
+export const MAX_MARGIN = 16;
+/** The largest centre logo area, as a fraction of the symbol's width. */
+export const MAX_LOGO = 0.3;
+/** What happens after the produced code is decoded back: refuse a mismatch, report it, or skip the check. */
+export const DECODE_CHECKS = ['require', 'report', 'off'] as const;
 
 /** The result of every format (MCP outputSchema). */
 const OUTPUT = {
@@ -41,6 +48,63 @@ const OUTPUT = {
       enum: ['image/svg+xml', 'image/png', 'text/plain; charset=utf-8'],
       description: 'Media type of data',
     },
+    errorCorrectionRaised: {
+      type: 'boolean',
+      description: 'Whether errorCorrection is higher than the level asked for (a logo area needed it)',
+    },
+    dark: { type: 'string', description: 'Colour of the dark modules, #rrggbb or #rrggbbaa' },
+    light: {
+      type: 'string',
+      description: 'Colour of the light modules and quiet zone, #rrggbb or #rrggbbaa',
+    },
+    contrast: {
+      type: 'number',
+      minimum: 1,
+      maximum: 21,
+      description: 'WCAG 2 contrast ratio of the two colours as shown over white',
+    },
+    logoArea: {
+      type: ['object', 'null'],
+      description: 'The blank centre area left for a logo; null without one',
+      properties: {
+        fraction: { type: 'number', description: 'The logo input: the fraction of the width asked for' },
+        modules: { type: 'integer', minimum: 1, description: 'Side of the area in modules (odd, centred)' },
+        start: {
+          type: 'integer',
+          minimum: 0,
+          description: 'Row and column of its first module, quiet zone excluded',
+        },
+        box: {
+          type: ['object', 'null'],
+          description: 'The area in the image, in pixels (svg: user units); null for utf8',
+          properties: {
+            x: { type: 'number' },
+            y: { type: 'number' },
+            width: { type: 'number' },
+            height: { type: 'number' },
+          },
+          required: ['x', 'y', 'width', 'height'],
+          additionalProperties: false,
+        },
+      },
+      required: ['fraction', 'modules', 'start', 'box'],
+      additionalProperties: false,
+    },
+    decodeCheck: {
+      type: ['object', 'null'],
+      description: 'The code decoded back with jsQR and compared with data; null when decodeCheck is off',
+      properties: {
+        decoded: { type: 'boolean', description: 'jsQR found and read a code' },
+        matches: { type: 'boolean', description: 'The text read is data, exactly' },
+        source: {
+          type: 'string',
+          enum: ['png', 'modules'],
+          description: 'png: the PNG itself was decoded; modules: the module matrix drawn at 4 px per module',
+        },
+      },
+      required: ['decoded', 'matches', 'source'],
+      additionalProperties: false,
+    },
   },
   required: ['format', 'version', 'errorCorrection', 'modules', 'margin', 'data', 'size', 'mimeType'],
   additionalProperties: false,
@@ -50,7 +114,7 @@ export default defineTool({
   id: 'qr-code',
   name: 'QR Code Generator',
   description:
-    'Encodes text or a URL as a QR code: SVG, PNG (data URL) or UTF-8 block characters, with a chosen error-correction level and size.',
+    'Encodes text or a URL as a QR code: SVG, PNG (data URL) or UTF-8 block characters, with a chosen error-correction level and size, colours, quiet zone and a blank centre area for a logo; every code is decoded back before it is returned.',
   category: 'devtools',
   icon: 'qr-code',
   keywords: ['qr', 'qr code', 'qrcode', 'barcode', 'svg', 'png', 'generator', 'url'],
@@ -82,6 +146,36 @@ export default defineTool({
         default: DEFAULT_SIZE,
         description: 'Width and height of the image in pixels (svg and png)',
       },
+      margin: {
+        type: 'integer',
+        minimum: 0,
+        maximum: MAX_MARGIN,
+        default: DEFAULT_MARGIN,
+        description: 'Quiet zone around the code, in modules (the standard asks for 4)',
+      },
+      dark: {
+        type: 'string',
+        default: '#000000',
+        description: 'Colour of the dark modules: #rgb, #rgba, #rrggbb or #rrggbbaa',
+      },
+      light: {
+        type: 'string',
+        default: '#ffffff',
+        description: 'Colour of the light modules and the quiet zone: #rgb, #rgba, #rrggbb or #rrggbbaa',
+      },
+      logo: {
+        type: 'number',
+        minimum: 0,
+        maximum: MAX_LOGO,
+        default: 0,
+        description: 'Side of a blank centre area for a logo, as a fraction of the symbol width (0 = none)',
+      },
+      decodeCheck: {
+        type: 'string',
+        enum: [...DECODE_CHECKS],
+        default: 'require',
+        description: 'Decode the code back: require (refuse one that does not scan), report, or off',
+      },
     },
     required: ['data'],
     additionalProperties: false,
@@ -92,6 +186,12 @@ export default defineTool({
     errorCorrection:
       'Error-correction level L, M (default), Q or H; higher survives more damage but holds less data',
     size: `Image width and height in pixels, ${MIN_SIZE} to ${MAX_SIZE} (default ${DEFAULT_SIZE}), quiet zone included; ignored for utf8`,
+    margin: `Quiet zone on each side in modules, 0 to ${MAX_MARGIN} (default ${DEFAULT_MARGIN}, the standard's); part of size`,
+    dark: 'Dark module colour, #rgb, #rgba, #rrggbb or #rrggbbaa (default #000000); must be darker than light',
+    light: `Light module and quiet-zone colour (default #ffffff); the pair needs a WCAG contrast of at least 3:1 over white`,
+    logo: `Blank centre area for a logo, as a fraction of the symbol width, 0 to ${MAX_LOGO} (default 0); raises the error-correction level as needed`,
+    decodeCheck:
+      'require (default: refuse a code that does not decode back to data), report (return it with decodeCheck.matches false), or off',
     format:
       'Output: svg (default; SVG text), png (data:image/png;base64 URL) or utf8 (text drawn with block characters)',
   },
@@ -110,7 +210,18 @@ export default defineTool({
     },
     {
       question: 'Is there a quiet zone?',
-      answer: 'Yes: the standard 4-module margin is included in the requested size.',
+      answer:
+        'Yes: the standard 4-module margin by default, included in the requested size. `margin` sets it from 0 to 16 modules; below 4, leave blank space around the code where it is placed.',
+    },
+    {
+      question: 'Can I put a logo in the middle?',
+      answer:
+        'Set `logo` (0 to 0.3 of the width): the centre is left blank in the light colour and the error-correction level is raised until each error-correction block can repair the covered codewords using at most half its capacity (`errorCorrectionRaised` says so; a larger version is used if even H needs it). Place the logo inside `logoArea.box`.',
+    },
+    {
+      question: 'Is the code checked?',
+      answer:
+        'Yes: every code is decoded back with jsQR (PNG: the image itself) and compared with the data; one that does not read back is refused unless `decodeCheck` is report or off.',
     },
     {
       question: 'Which version is used?',
@@ -125,6 +236,11 @@ export default defineTool({
       description: 'Optionally set `errorCorrection` (`b`: L M Q H) and `size` in pixels (`c`).',
     },
     { title: 'Pick the format', description: 'Set `format` (`mode`) to svg, png or utf8.' },
+    {
+      title: 'Style it for print',
+      description:
+        'Optionally set `dark`/`light` colours, the `margin` in modules, and `logo` (0 to 0.3) for a blank centre area; place the logo in `logoArea.box`.',
+    },
   ],
   relatedTools: ['color-palette', 'api-header-builder'],
   deterministic: true,
