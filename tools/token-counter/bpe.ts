@@ -36,6 +36,17 @@ export function buildRankTable(bpeRanks: string): RankTable {
   return { ranks, tokens, maxTokenBytes };
 }
 
+/** A rank table from the tokens in rank order, each as a binary string (one char per byte). */
+export function buildRankTableFromTokens(tokens: readonly string[]): RankTable {
+  const ranks = new Map<string, number>();
+  let maxTokenBytes = 1;
+  tokens.forEach((bytes, rank) => {
+    ranks.set(bytes, rank);
+    if (bytes.length > maxTokenBytes) maxTokenBytes = bytes.length;
+  });
+  return { ranks, tokens: [...tokens], maxTokenBytes };
+}
+
 // Heap keys pack (rank, start) into one exact double: rank * 2^26 + start (start < 64 Mi).
 const SHIFT = 2 ** 26;
 

@@ -4,10 +4,10 @@
  * building a table takes a few hundred ms and tens of MB (o200k_base is the largest).
  */
 import { getEncodingNameForModel, type TiktokenBPE, type TiktokenModel } from 'js-tiktoken/lite';
-import { unsupported } from '#tool-kit';
 import { buildRankTable, encodeOrdinary } from './bpe.js';
 
-export const ENCODINGS = [
+/** OpenAI's tiktoken encodings (js-tiktoken 1.0.21 ships these; it has no o200k_harmony). */
+export const TIKTOKEN_ENCODINGS = [
   'o200k_base',
   'cl100k_base',
   'p50k_base',
@@ -15,6 +15,9 @@ export const ENCODINGS = [
   'r50k_base',
   'gpt2',
 ] as const;
+export type TiktokenEncoding = (typeof TIKTOKEN_ENCODINGS)[number];
+/** Every tokenizer a result can name: the tiktoken encodings, Llama 3's and Mistral's v1 SentencePiece. */
+export const ENCODINGS = [...TIKTOKEN_ENCODINGS, 'llama3', 'mistral-v1'] as const;
 export type EncodingName = (typeof ENCODINGS)[number];
 
 /** Canonical model names listed in errors and docs (dated variants resolve too). */
@@ -56,13 +59,13 @@ export const MODELS = [
 ] as const;
 
 // OpenAI's reference tiktoken (Python) maps these to cl100k_base; js-tiktoken 1.0.21 differs.
-const OVERRIDES: Record<string, EncodingName> = {
+const OVERRIDES: Record<string, TiktokenEncoding> = {
   'davinci-002': 'cl100k_base',
   'babbage-002': 'cl100k_base',
 };
 
 // Families with dated or future variants, after tiktoken's MODEL_PREFIX_TO_ENCODING (more specific first).
-const PREFIXES: [string, EncodingName][] = [
+const PREFIXES: [string, TiktokenEncoding][] = [
   ['ft:gpt-4o', 'o200k_base'],
   ['ft:gpt-4.1', 'o200k_base'],
   ['ft:gpt-4', 'cl100k_base'],
@@ -83,18 +86,18 @@ const PREFIXES: [string, EncodingName][] = [
   ['text-embedding-3-', 'cl100k_base'],
 ];
 
-function isEncoding(name: string): name is EncodingName {
-  return (ENCODINGS as readonly string[]).includes(name);
+function isEncoding(name: string): name is TiktokenEncoding {
+  return (TIKTOKEN_ENCODINGS as readonly string[]).includes(name);
 }
 
 export interface Resolved {
-  encoding: EncodingName;
+  encoding: TiktokenEncoding;
   /** The model name as recognised (lower-cased), when a model rather than an encoding was given. */
   model?: string;
 }
 
-/** Resolves a model or encoding name (case-insensitive); unknown → UNSUPPORTED_OPTION. */
-export function resolveEncoding(name: string): Resolved {
+/** Resolves an OpenAI model or encoding name (case-insensitive); unknown → undefined. */
+export function resolveOpenAI(name: string): Resolved | undefined {
   const wanted = name.trim().toLowerCase();
   if (isEncoding(wanted) && wanted !== 'gpt2') return { encoding: wanted };
   // Own keys only: "__proto__" or "constructor" must not find Object.prototype members.
@@ -108,12 +111,12 @@ export function resolveEncoding(name: string): Resolved {
   }
   const family = PREFIXES.find(([prefix]) => wanted.startsWith(prefix));
   if (family) return { encoding: family[1], model: wanted };
-  throw unsupported('model', name, [...ENCODINGS.filter((e) => e !== 'gpt2'), ...MODELS]);
+  return undefined;
 }
 
 // gpt2 and r50k_base share ranks and pattern, as do p50k_edit and p50k_base (it only adds
 // special tokens, which this tool encodes as text): one encoder serves both.
-const RANK_FILES: Record<EncodingName, () => Promise<{ default: TiktokenBPE }>> = {
+const RANK_FILES: Record<TiktokenEncoding, () => Promise<{ default: TiktokenBPE }>> = {
   o200k_base: () => import('js-tiktoken/ranks/o200k_base'),
   cl100k_base: () => import('js-tiktoken/ranks/cl100k_base'),
   p50k_base: () => import('js-tiktoken/ranks/p50k_base'),
@@ -140,7 +143,7 @@ function buildEncoder(bpe: TiktokenBPE): Encoder {
 // Per-worker cache of built encoders (the only state kept between runs).
 const cache = new Map<string, Promise<Encoder>>();
 
-export function loadEncoder(encoding: EncodingName): Promise<Encoder> {
+export function loadTiktoken(encoding: TiktokenEncoding): Promise<Encoder> {
   const file = encoding === 'gpt2' ? 'r50k_base' : encoding === 'p50k_edit' ? 'p50k_base' : encoding;
   let pending = cache.get(file);
   if (!pending) {

@@ -129,12 +129,38 @@ describe('token-counter models and encodings', () => {
     expect(edit.ids).toEqual((await tokens({ text, model: 'p50k_base' })).ids);
   });
 
-  it('rejects an unknown model with UNSUPPORTED_OPTION listing models and encodings', async () => {
-    const err = await expectToolError(count({ text: 'x', model: 'llama-3-70b' }), 'UNSUPPORTED_OPTION');
-    expect(err.message).toContain("'llama-3-70b'");
-    expect(err.message).toContain('o200k_base');
-    expect(err.message).toContain('gpt-4o');
-    expect(err.message).toContain('text-davinci-003');
+  it('rejects an unknown model with UNSUPPORTED_OPTION listing the known families (bounded)', async () => {
+    for (const model of ['llama-4-scout', 'qwen2.5-72b', 'mistral-9000', 'gemma-2-9b', 'x'.repeat(100)]) {
+      const err = await expectToolError(count({ text: 'x', model }), 'UNSUPPORTED_OPTION');
+      expect(err.message).toContain('o200k_base');
+      expect(err.message).toContain('gpt-4o');
+      expect(err.message).toContain('text-davinci-003');
+      expect(err.message).toContain('Llama 3');
+      expect(err.message).toContain('Claude (claude-*, estimated)');
+      expect(err.message.length).toBeLessThan(1_200);
+    }
+    const err = await expectToolError(count({ text: 'x', model: 'llama-4-scout' }), 'UNSUPPORTED_OPTION');
+    expect(err.message).toContain("'llama-4-scout'");
+  });
+
+  it.each([
+    ['llama-3-8b', 'llama3', 'llama3', true],
+    ['Meta-Llama-3.1-405B-Instruct', 'llama3', 'llama3', true],
+    ['mistral-7b-v0.1', 'mistral', 'mistral-v1', true],
+    ['mistralai/Mistral-7B-Instruct-v0.2', 'mistral', 'mistral-v1', true],
+    ['open-mixtral-8x7b', 'mistral', 'mistral-v1', true],
+    ['mistral-7b-instruct-v0.3', 'mistral', 'mistral-v1', false],
+    ['codestral-2405', 'mistral', 'mistral-v1', false],
+    ['mistral-large-2411', 'mistral', 'o200k_base', false],
+    ['mistral-nemo', 'mistral', 'o200k_base', false],
+    ['claude-3-5-haiku-20241022', 'claude', 'cl100k_base', false],
+    ['gemini-2.5-flash', 'gemini', 'o200k_base', false],
+    ['models/gemini-1.5-pro', 'gemini', 'o200k_base', false],
+    ['gpt-4o', 'openai', 'o200k_base', true],
+  ])('%s is family %s counted by %s (exact %s)', async (model, family, encoding, exact) => {
+    const r = await count({ text: 'Hello there, world.', model });
+    expect(r).toMatchObject({ family, encoding, exact, model: model.toLowerCase() });
+    expect(r.estimate === undefined).toBe(exact);
   });
 
   it('rejects a non-string model with INVALID_INPUT', async () => {

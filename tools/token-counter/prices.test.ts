@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { expectToolError, toolRunner } from '../_shared/test-helpers.js';
+import { PRICES, type PriceEntry, priceFor, priceProblems, validatePrices } from './prices.js';
+import run from './run.js';
+import tool, { MAX_EXPECTED_OUTPUT } from './tool.js';
+
+const call = toolRunner(tool, run);
+const count = (input: Record<string, unknown>) => call(input, 'count');
+
+describe('price table', () => {
+  it('has no malformed entry', () => {
+    expect(priceProblems(PRICES)).toEqual([]);
+    expect(PRICES.length).toBeGreaterThan(40);
+  });
+
+  it('names each malformed entry with what is wrong', () => {
+    const good = PRICES[0]!;
+    const bad = [
+      { ...good, id: 'GPT 4' },
+      { ...good, contextWindow: 12.5 },
+      { ...good, input: -1 },
+      { ...good, id: 'x', output: '10' as unknown as number },
+      { ...good, id: 'y', pricesAsOf: '2025-13-01' },
+      { ...good, id: 'z', source: 'somewhere' },
+      good,
+    ] as PriceEntry[];
+    const problems = priceProblems(bad);
+    expect(problems).toEqual([
+      'price table entry 0 (GPT 4): id must be a lower-case model id',
+      'price table entry 1 (gpt-5): contextWindow must be an integer 1000..10000000',
+      'price table entry 2 (gpt-5): duplicate id',
+      'price table entry 2 (gpt-5): input must be null or a USD price 0..1000 per million',
+      'price table entry 3 (x): output must be null or a USD price 0..1000 per million',
+      'price table entry 4 (y): pricesAsOf must be a YYYY-MM-DD date',
+      'price table entry 5 (z): source must start with an https:// address',
+      'price table entry 6 (gpt-5): duplicate id',
+    ]);
+    expect(() => validatePrices(bad)).toThrow(/^token-counter price table is malformed: price table entry 0/);
+  });
+
+  it('finds dated and tagged variants, never a longer sibling', () => {
+    expect(priceFor('gpt-4o-2024-08-06')?.id).toBe('gpt-4o');
+    expect(priceFor('gpt-4o-mini')?.id).toBe('gpt-4o-mini');
+    expect(priceFor('claude-sonnet-4-20250514')?.id).toBe('claude-sonnet-4');
+    expect(priceFor('claude-sonnet-4-5-20250929')?.id).toBe('claude-sonnet-4-5');
+    expect(priceFor('claude-opus-4-7')).toBeUndefined();
+    expect(priceFor('gpt-4-32k')).toBeUndefined();
+    expect(priceFor('llama-3.1-8b-instruct')?.id).toBe('llama-3.1-8b');
+  });
+});
+
+describe('context window and cost', () => {
+  it('prices the counted tokens and the expected output from the table', async () => {
+    // "hello world" is 2 tokens on gpt-4o: $2.50 and $10 per million.
+    const r = await count({ text: 'hello world', model: 'gpt-4o-2024-08-06', expectedOutputTokens: 1000 });
+    expect(r).toMatchObject({
+      tokens: 2,
+      contextWindow: 128_000,
+      fits: true,
+      expectedOutputTokens: 1000,
+      cost: {
+        input: 0.000005,
+        output: 0.01,
+        total: 0.010005,
+        currency: 'USD',
+        pricesAsOf: '2024-08-06',
+        source: 'https://openai.com/api/pricing/',
+        perMillion: { input: 2.5, output: 10 },
+      },
+    });
+  });
+
+  it('counts expected output against the context window', async () => {
+    expect((await count({ text: 'hi', model: 'gpt-4', expectedOutputTokens: 8191 })).fits).toBe(true);
+    expect((await count({ text: 'hi', model: 'gpt-4', expectedOutputTokens: 8192 })).fits).toBe(false);
+  });
+
+  it('gives a context window without cost for open weights, and neither for an encoding', async () => {
+    const llama = await count({ text: 'hi', model: 'llama-3-70b-instruct' });
+    expect(llama).toMatchObject({ contextWindow: 8192, fits: true });
+    expect(llama.cost).toBeUndefined();
+    const encoding = await count({ text: 'hi', model: 'cl100k_base' });
+    expect(encoding.contextWindow).toBeUndefined();
+    expect(encoding.cost).toBeUndefined();
+  });
+
+  it('leaves the output cost out for a model without an output price', async () => {
+    const r = await count({ text: 'hi', model: 'text-embedding-3-small', expectedOutputTokens: 5 });
+    expect(r.cost).toMatchObject({ input: 0.00000002, total: 0.00000002, perMillion: { output: null } });
+    expect(r.cost!.output).toBeUndefined();
+  });
+
+  it('rejects a bad expectedOutputTokens with INVALID_INPUT', async () => {
+    for (const expectedOutputTokens of [-1, 2.5, 'many', MAX_EXPECTED_OUTPUT + 1]) {
+      await expectToolError(
+        count({ text: 'x', expectedOutputTokens }),
+        'INVALID_INPUT',
+        /^expectedOutputTokens must/,
+      );
+    }
+  });
+});
