@@ -82,6 +82,14 @@ module.exports = {
       },
     },
     {
+      name: 'tool-definition-imports-no-package',
+      comment:
+        "the API process imports every tool's tool.ts: it must not load a tool's libraries, which only the workers load (docs/benchmarks.md, \"First runs\")",
+      severity: 'error',
+      from: { path: '^tools/[^/]+/tool\\.ts$' },
+      to: { path: '^node_modules/' },
+    },
+    {
       name: 'workers-import-only-the-protocol',
       comment: 'the worker imports #worker-protocol, #tool-kit, npm packages, node: builtins and workers/',
       severity: 'error',
@@ -139,7 +147,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: '^node_modules/' },
-    exclude: { path: '^(dist|node_modules|test-artifacts)/' },
+    exclude: { path: '^(dist|test-artifacts)/' },
     tsConfig: { fileName: 'tsconfig.json' },
     // Type-only imports count: a layer must not even name a type of the layers above.
     tsPreCompilationDeps: true,

@@ -185,11 +185,12 @@ describe('the other operations', () => {
             ? { body: '{"runs":[]}', headers: { 'content-type': 'application/json' } }
             : {}),
         });
-        const answer = {
-          statusCode: res.status,
-          headers: Object.fromEntries(res.headers),
-          body: await res.text(),
-        };
+        // forEach, not Object.fromEntries(res.headers): a dev dependency's global Headers type has no iterator.
+        const headers: Record<string, string> = {};
+        res.headers.forEach((value, name) => {
+          headers[name] = value;
+        });
+        const answer = { statusCode: res.status, headers, body: await res.text() };
         expect(answer.statusCode, `${url}: ${answer.body}`).toBe(503);
         expect(JSON.parse(answer.body)).toMatchObject({ ok: false, errorCode: 'CONCURRENCY_LIMIT' });
         expect(res.headers.get('retry-after')).toBe('1');
