@@ -84,7 +84,7 @@ module.exports = {
     {
       name: 'tool-definition-imports-no-package',
       comment:
-        "the API process imports every tool's tool.ts: it must not load a tool's libraries, which only the workers load (docs/benchmarks.md, \"First runs\")",
+        'the API process imports every tool\'s tool.ts: it must not load a tool\'s libraries, which only the workers load (docs/benchmarks.md, "First runs")',
       severity: 'error',
       from: { path: '^tools/[^/]+/tool\\.ts$' },
       to: { path: '^node_modules/' },

@@ -126,3 +126,38 @@ export async function metricValue(a: TestApp, name: string): Promise<number> {
   const line = text.split('\n').find((l) => l.startsWith(name));
   return line ? Number(line.split(' ').pop()) : 0;
 }
+
+interface ListedSchema {
+  properties: Record<string, { enum?: unknown[] }>;
+}
+/** A tool as MCP's tools/list lists it. */
+export interface ListedTool {
+  name: string;
+  inputSchema: ListedSchema;
+  outputSchema?: ListedSchema;
+}
+
+/** One tool of the MCP tools/list answer (a JSON answer or the first message of an SSE one). */
+export async function mcpListedTool(a: TestApp, name: string): Promise<ListedTool> {
+  const res = await a.inject({
+    method: 'POST',
+    url: '/mcp',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    },
+    payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+  });
+  if (res.statusCode !== 200) throw new Error(`tools/list answered ${res.statusCode}: ${res.body}`);
+  const data = res.body.startsWith('{')
+    ? res.body
+    : res.body
+        .split('\n')
+        .find((l) => l.startsWith('data: '))
+        ?.slice(6);
+  const tools = (JSON.parse(data ?? '{}') as { result?: { tools?: ListedTool[] } }).result?.tools ?? [];
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) throw new Error(`tools/list does not list ${name}: ${res.body.slice(0, 500)}`);
+  return tool;
+}

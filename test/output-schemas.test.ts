@@ -11,7 +11,7 @@ import { FIELD_NAMES } from '../tools/cron-expression/cron-fields.js';
 import { MAX_MATCHES, MAX_PARTS } from '../tools/regex-tester/matches.js';
 import { MAX_CHANGES } from '../tools/structured-diff/run.js';
 import { MAX_ERRORS } from '../tools/structured-output-validator/schema-compile.js';
-import { ENCODINGS } from '../tools/token-counter/encodings.js';
+import { ENCODINGS } from '../tools/token-counter/encoding-names.js';
 import { buildTestApp, policyFile, type TestApp } from './helpers.js';
 
 /**

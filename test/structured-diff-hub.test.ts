@@ -3,7 +3,7 @@
  * the MCP tool's input schema, and refusals that stay 400 with a bounded message, never a 500.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from './helpers.js';
+import { buildTestApp, mcpListedTool, type TestApp } from './helpers.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -84,23 +84,11 @@ describe('structured-diff apply and merge-patch through the hub', () => {
   });
 
   it('shows the new fields in the MCP tool input schema', async () => {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/mcp',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-11-25',
-      },
-      payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const body = res.body.startsWith('{') ? res.json() : JSON.parse(res.body.split('data: ')[1]!);
-    const tool = body.result.tools.find((t: { name: string }) => t.name === 'structured-diff');
+    const tool = await mcpListedTool(app, 'structured-diff');
     const properties = tool.inputSchema.properties;
     for (const field of ['left', 'right', 'document', 'patch', 'target', 'patchFormat', 'mode'])
       expect(properties, field).toHaveProperty(field);
-    expect(properties.mode.enum).toEqual(['summary', 'patch', 'merge-patch', 'apply']);
-    expect(tool.outputSchema.properties).toHaveProperty('mergePatchLossless');
+    expect(properties.mode?.enum).toEqual(['summary', 'patch', 'merge-patch', 'apply']);
+    expect(tool.outputSchema?.properties).toHaveProperty('mergePatchLossless');
   });
 });

@@ -4,7 +4,7 @@
  * inputSchema declares them. (Here, not in tools/token-counter/: tools import only the kit.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from './helpers.js';
+import { buildTestApp, mcpListedTool, type TestApp } from './helpers.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -53,30 +53,10 @@ describe('token-counter through the hub', () => {
   });
 
   it("declares messages and expectedOutputTokens in the MCP tool's inputSchema", async () => {
-    const res = await app.inject({
-      method: 'POST',
-      url: '/mcp',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-06-18',
-      },
-      payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const body =
-      res.body.startsWith('event:') || res.body.startsWith('data:')
-        ? JSON.parse(
-            res.body
-              .split('\n')
-              .find((l) => l.startsWith('data: '))!
-              .slice(6),
-          )
-        : res.json();
-    const tool = body.result.tools.find((t: { name: string }) => t.name === 'token-counter');
+    const tool = await mcpListedTool(app, 'token-counter');
     expect(Object.keys(tool.inputSchema.properties)).toEqual(
       expect.arrayContaining(['text', 'model', 'limit', 'mode', 'messages', 'expectedOutputTokens']),
     );
-    expect(tool.outputSchema.properties).toHaveProperty('cost');
+    expect(tool.outputSchema?.properties).toHaveProperty('cost');
   });
 });

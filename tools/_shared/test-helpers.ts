@@ -8,6 +8,7 @@
  * are the service's without its generic-slot hint ("(generic: a)").
  * The name matches the build's exclusion of test helpers.
  */
+import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 import { expect } from 'vitest';
@@ -126,4 +127,47 @@ export async function expectToolError(
   if (typeof message === 'string') expect(toolError.message).toContain(message);
   else if (message) expect(toolError.message).toMatch(message);
   return toolError;
+}
+
+/** A tool's conformance.json, one entry a suite: the cases its tests run. */
+interface ConformanceEntry {
+  suite: string;
+  cases: number;
+}
+const conformanceFiles = new Map<string, ConformanceEntry[]>();
+
+/**
+ * The `cases` that the conformance.json beside a test declares for one suite: the one
+ * entry whose `suite` starts with `suite` (the full name or a prefix of it). `from` is
+ * the test's `import.meta.url`. Throws when no entry, or more than one, matches.
+ */
+export function declaredCases(from: string | URL, suite: string): number {
+  const file = new URL('conformance.json', from).href;
+  let entries = conformanceFiles.get(file);
+  if (!entries) {
+    entries = JSON.parse(readFileSync(new URL(file), 'utf8')) as ConformanceEntry[];
+    conformanceFiles.set(file, entries);
+  }
+  const found = entries.filter((e) => e.suite.startsWith(suite));
+  if (found.length !== 1) {
+    const what = found.length === 0 ? 'no suite' : `${found.length} suites`;
+    throw new Error(
+      `${file}: ${what} named ${JSON.stringify(suite)}...; suites: ${entries.map((e) => e.suite).join(' | ')}`,
+    );
+  }
+  return found[0]!.cases;
+}
+
+/**
+ * A seeded generator of numbers in [0, 1) (mulberry32): the same "random" cases on every
+ * run, so a failure can be replayed.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }

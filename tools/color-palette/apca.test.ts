@@ -1,21 +1,14 @@
-import { readFileSync } from 'node:fs';
 import ColorSpace from 'colorjs.io/src/ColorSpace.js';
 import contrastWCAG21 from 'colorjs.io/src/contrast/WCAG21.js';
 import sRGB from 'colorjs.io/src/spaces/srgb.js';
 import { wcagContrast } from 'culori';
 import { describe, expect, it } from 'vitest';
+import { declaredCases, seededRandom } from '../_shared/test-helpers.js';
 import { APCA_LEVELS, APCA_VERSION, apcaLc, readLc } from './apca.js';
 import { colorPalette, type Result } from './test-helpers.js';
 import tool from './tool.js';
 
 ColorSpace.register(sRGB);
-
-/** conformance.json's count for one suite: the tests below assert the cases they ran. */
-const conformance = JSON.parse(readFileSync(new URL('./conformance.json', import.meta.url), 'utf8')) as {
-  suite: string;
-  cases: number;
-}[];
-const declared = (prefix: string) => conformance.find((e) => e.suite.startsWith(prefix))!.cases;
 
 type Rgb8 = [number, number, number];
 const rgb8 = (hex: string): Rgb8 => {
@@ -24,18 +17,9 @@ const rgb8 = (hex: string): Rgb8 => {
 };
 const toHex = (c: Rgb8) => `#${c.map((v) => v.toString(16).padStart(2, '0')).join('')}`;
 
-/** A small seeded generator (mulberry32): the same random colours on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The same random colours on every run. */
 const randomColors = (seed: number, n: number): Rgb8[] => {
-  const next = random(seed);
+  const next = seededRandom(seed);
   return Array.from({ length: n }, () => [0, 0, 0].map(() => Math.floor(next() * 256)) as Rgb8);
 };
 
@@ -88,7 +72,7 @@ describe('APCA Lc (APCA-W3 0.0.98G-4g)', () => {
         10,
       );
     }
-    expect(KEYSTONES.length).toBe(declared('APCA-W3 keystone values'));
+    expect(KEYSTONES.length).toBe(declaredCases(import.meta.url, 'APCA-W3 keystone values'));
   });
 
   it('returns them through the tool: white and black text on the colour, cut toward zero', async () => {
@@ -105,7 +89,7 @@ describe('APCA Lc (APCA-W3 0.0.98G-4g)', () => {
   });
 
   it('agrees with the formula written by hand on random colour pairs', () => {
-    const colors = randomColors(25, 2 * declared('APCA-W3 0.0.98G-4g written from'));
+    const colors = randomColors(25, 2 * declaredCases(import.meta.url, 'APCA-W3 0.0.98G-4g written from'));
     let pairs = 0;
     for (let i = 0; i < colors.length; i += 2) {
       const [text, background] = [colors[i]!, colors[i + 1]!];
@@ -115,7 +99,7 @@ describe('APCA Lc (APCA-W3 0.0.98G-4g)', () => {
       );
       pairs++;
     }
-    expect(pairs).toBe(declared('APCA-W3 0.0.98G-4g written from'));
+    expect(pairs).toBe(declaredCases(import.meta.url, 'APCA-W3 0.0.98G-4g written from'));
   });
 
   it('gives every palette colour the Lc of white and black text on its hex', async () => {
@@ -152,8 +136,8 @@ describe('WCAG 2 ratios against two other implementations', () => {
   const cut = (ratio: number) => Math.floor(ratio * 100 + 1e-9) / 100;
 
   it('culori wcagContrast and colorjs.io contrastWCAG21 give the ratios the tool cuts', async () => {
-    const n = declared('WCAG 2.x contrast: culori');
-    expect(declared('WCAG 2.x contrast: colorjs.io')).toBe(n);
+    const n = declaredCases(import.meta.url, 'WCAG 2.x contrast: culori');
+    expect(declaredCases(import.meta.url, 'WCAG 2.x contrast: colorjs.io')).toBe(n);
     let checked = 0;
     for (const color of randomColors(2025, n)) {
       const hex = toHex(color);

@@ -1,17 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { formatHex, formatHex8, parse } from 'culori';
 import postcss, { type AtRule, type Declaration, type Rule } from 'postcss';
 import { describe, expect, it } from 'vitest';
-import { expectToolError } from '../_shared/test-helpers.js';
+import { declaredCases, expectToolError } from '../_shared/test-helpers.js';
 import { colorPalette } from './test-helpers.js';
 import tool, { EXPORTS, SCHEMES } from './tool.js';
-
-const conformance = JSON.parse(readFileSync(new URL('./conformance.json', import.meta.url), 'utf8')) as {
-  suite: string;
-  cases: number;
-}[];
-const declared = (prefix: string) => conformance.find((e) => e.suite.startsWith(prefix))!.cases;
 
 interface Exported {
   css?: string;
@@ -173,8 +166,8 @@ describe('export: CSS custom properties, Tailwind v4 and v3, DTCG tokens', () =>
       checkExport(r, 'accent', true);
       cases++;
     }
-    expect(cases).toBe(declared('CSS and Tailwind v4 export'));
-    expect(cases).toBe(declared('DTCG colour tokens'));
+    expect(cases).toBe(declaredCases(import.meta.url, 'CSS and Tailwind v4 export'));
+    expect(cases).toBe(declaredCases(import.meta.url, 'DTCG colour tokens'));
   });
 
   it('the token check has teeth: it refuses what DTCG forbids', () => {
@@ -235,7 +228,9 @@ describe('export: CSS custom properties, Tailwind v4 and v3, DTCG tokens', () =>
   it('declares export and prefix in the input schema the MCP tool and the form are built from', () => {
     const properties = tool.input.properties as Record<string, { type: string; maxLength: number }>;
     expect(properties.export).toMatchObject({ type: 'string', maxLength: 100 });
-    expect(properties.prefix).toMatchObject({ type: 'string', maxLength: 32, default: 'palette' });
+    expect(properties.prefix).toMatchObject({ type: 'string', maxLength: 32 });
+    // No schema default: the page form would send it with every run; run.ts applies it with export.
+    expect(properties.prefix).not.toHaveProperty('default');
     expect(tool.semanticFields.export).toContain('DTCG 2025.10');
     expect(tool.semanticFields.prefix).toContain('lower-case');
   });

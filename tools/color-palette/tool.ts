@@ -220,9 +220,8 @@ export default defineTool({
         type: 'string',
         minLength: 1,
         maxLength: MAX_PREFIX_CHARS,
-        default: DEFAULT_PREFIX,
-        description:
-          'Name of the exported colours: --color-<prefix>-1 ... (lower-case letters, digits, hyphens)',
+        // No schema default: run.ts applies it with export only, and a page form would send it always.
+        description: `Name of the exported colours: --color-<prefix>-1 ... (lower-case letters, digits, hyphens; default ${DEFAULT_PREFIX})`,
       },
     },
     required: ['color'],

@@ -4,9 +4,8 @@
  * run at the same times (when no warning says a part was dropped). Refusals are checked
  * for their code and message.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { expectToolError, toolRunner } from '../_shared/test-helpers.js';
+import { declaredCases, expectToolError, seededRandom, toolRunner } from '../_shared/test-helpers.js';
 import run from './run.js';
 import { cronerRuns, cronerUnixRuns } from './test-helpers.js';
 import tool from './tool.js';
@@ -152,22 +151,11 @@ describe('convert: input', () => {
   });
 });
 
-/** mulberry32, seeded: the same expressions every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const RANDOM_CONVERSIONS = 100;
 
 describe('convert: random Unix expressions to Quartz and EventBridge and back (croner, seeded)', () => {
   it(`${RANDOM_CONVERSIONS} expressions`, async () => {
-    const rnd = random(20251126);
+    const rnd = seededRandom(20251126); // the same expressions every run
     const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
     const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)] as T;
     let checked = 0;
@@ -207,13 +195,7 @@ describe('convert: random Unix expressions to Quartz and EventBridge and back (c
 
 describe('conformance.json', () => {
   it('states the number of cases these tests run', () => {
-    const entries = JSON.parse(readFileSync(new URL('./conformance.json', import.meta.url), 'utf8')) as {
-      cases: number;
-      test: string;
-    }[];
-    const mine = entries
-      .filter((e) => e.test === 'tools/cron-expression/convert.test.ts')
-      .map((e) => e.cases);
-    expect(mine).toEqual([FAITHFUL.length, RANDOM_CONVERSIONS]);
+    expect(declaredCases(import.meta.url, 'Dialect conversions')).toBe(FAITHFUL.length);
+    expect(declaredCases(import.meta.url, 'Random Unix expressions converted')).toBe(RANDOM_CONVERSIONS);
   });
 });

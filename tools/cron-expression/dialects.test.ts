@@ -3,9 +3,8 @@
  * documentation gives. `says` are the facts of that meaning the description must state
  * (cronstrue's wording: "10:15 AM", "last Friday"); the next runs come from the oracles.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { toolRunner } from '../_shared/test-helpers.js';
+import { declaredCases, seededRandom, toolRunner } from '../_shared/test-helpers.js';
 import run from './run.js';
 import { awsRuns, cronerRuns } from './test-helpers.js';
 import tool from './tool.js';
@@ -191,17 +190,6 @@ describe('EventBridge rate()', () => {
   });
 });
 
-/** mulberry32: a tiny seeded generator, so every run tests the same expressions. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A random Quartz expression: steps, ranges, lists, and every day rule (L, LW, nW, nL, n#k), with or without years. */
 function quartzExpression(rnd: () => number): string {
   const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
@@ -254,7 +242,7 @@ const RANDOM_EVENTBRIDGE = 150;
 
 describe('random Quartz expressions agree with croner (seeded)', () => {
   it(`${RANDOM_QUARTZ} expressions, ${COUNT} runs each, in UTC`, async () => {
-    const rnd = random(20251107);
+    const rnd = seededRandom(20251107); // the same expressions every run
     let compared = 0;
     for (let i = 0; i < RANDOM_QUARTZ; i++) {
       const expression = quartzExpression(rnd);
@@ -269,7 +257,7 @@ describe('random Quartz expressions agree with croner (seeded)', () => {
 
 describe('random EventBridge expressions agree with aws-cron-parser (seeded; croner for LW)', () => {
   it(`${RANDOM_EVENTBRIDGE} expressions, ${COUNT} runs each`, async () => {
-    const rnd = random(20251108);
+    const rnd = seededRandom(20251108);
     let compared = 0;
     for (let i = 0; i < RANDOM_EVENTBRIDGE; i++) {
       // The Quartz generator less its seconds, the year always present (AWS requires it).
@@ -292,20 +280,11 @@ describe('random EventBridge expressions agree with aws-cron-parser (seeded; cro
 
 describe('conformance.json', () => {
   it('states the number of cases these tests run', () => {
-    const entries = JSON.parse(readFileSync(new URL('./conformance.json', import.meta.url), 'utf8')) as {
-      suite: string;
-      cases: number;
-      test: string;
-    }[];
-    const mine = entries
-      .filter((e) => e.test === 'tools/cron-expression/dialects.test.ts')
-      .map((e) => e.cases);
-    expect(mine).toEqual([
-      QUARTZ_TUTORIAL.length,
-      EVENTBRIDGE_EXAMPLES.length,
-      EVENTBRIDGE_RATES.length,
-      RANDOM_QUARTZ,
-      RANDOM_EVENTBRIDGE,
-    ]);
+    const declared = (suite: string) => declaredCases(import.meta.url, suite);
+    expect(declared('Quartz CronTrigger tutorial')).toBe(QUARTZ_TUTORIAL.length);
+    expect(declared('AWS EventBridge cron examples')).toBe(EVENTBRIDGE_EXAMPLES.length);
+    expect(declared('AWS EventBridge rate() examples')).toBe(EVENTBRIDGE_RATES.length);
+    expect(declared('Random Quartz expressions')).toBe(RANDOM_QUARTZ);
+    expect(declared('Random EventBridge cron expressions')).toBe(RANDOM_EVENTBRIDGE);
   });
 });

@@ -4,6 +4,7 @@
  * (found here with Intl). Deterministic: a fixed seed per zone, fixed zones and instants.
  */
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../_shared/test-helpers.js';
 import { checkExpression, splitExpression } from './cron-fields.js';
 import { nextRuns } from './schedule.js';
 import { referenceRuns, slots } from './test-helpers.js';
@@ -11,17 +12,6 @@ import { referenceRuns, slots } from './test-helpers.js';
 const WINDOW_HOURS = 6;
 const COUNT = 10;
 const EXPRESSIONS_PER_WINDOW = 12;
-
-/** mulberry32: a tiny seeded generator, so every run tests the same expressions. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function field(rnd: () => number, min: number, max: number, likely: number[], freeChance: number): string {
   const pick = (list: readonly number[]) => list[Math.floor(rnd() * list.length)] as number;
@@ -130,7 +120,7 @@ describe('cron-expression nextRuns agree with a brute-force minute-by-minute ref
     const starts = windowStarts(zone);
     // Two shifts a year in each DST zone, each seen from three instants just before it.
     expect(starts).toHaveLength(DST_ZONES.includes(zone) ? 12 : 2);
-    const rnd = random(seed);
+    const rnd = seededRandom(seed);
     let compared = 0;
     let withRuns = 0;
     for (const from of starts) {

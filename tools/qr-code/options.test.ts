@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import Color from 'colorjs.io';
 import { XMLValidator } from 'fast-xml-parser';
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
-import { expectToolError, toolRunner } from '../_shared/test-helpers.js';
+import { declaredCases, expectToolError, toolRunner } from '../_shared/test-helpers.js';
 import { checkColors, contrastRatio, MIN_CONTRAST, overWhite, parseHex } from './colors.js';
 import { chooseSymbol, LOGO_SHARE, logoArea, logoDamage, withLogoArea } from './logo.js';
 import run from './run.js';
@@ -81,13 +79,7 @@ const CONTRAST_PAIRS: [string, string][] = [
 
 describe('qr-code colours', () => {
   it('computes the WCAG 2 contrast ratio as colorjs.io does (over white)', () => {
-    const entries = JSON.parse(readFileSync(join(import.meta.dirname, 'conformance.json'), 'utf8')) as {
-      suite: string;
-      cases: number;
-    }[];
-    expect(entries.find((e) => e.suite.startsWith('WCAG 2 contrast ratio'))?.cases).toBe(
-      CONTRAST_PAIRS.length,
-    );
+    expect(declaredCases(import.meta.url, 'WCAG 2 contrast ratio')).toBe(CONTRAST_PAIRS.length);
     for (const [a, b] of CONTRAST_PAIRS) {
       const [x, y] = [overWhite(parseHex('a', a)), overWhite(parseHex('b', b))];
       const hex = (c: typeof x) => `rgb(${c.r} ${c.g} ${c.b})`;
@@ -267,19 +259,13 @@ describe('qr-code decode check', () => {
   });
 
   it('reads the PNG as pngjs does (an independent PNG decoder)', async () => {
-    const entries = JSON.parse(readFileSync(join(import.meta.dirname, 'conformance.json'), 'utf8')) as {
-      suite: string;
-      cases: number;
-    }[];
     const inputs = [
       { size: 64 },
       { size: 333, dark: '#1a237e', light: '#fff8e1' },
       { size: 500, dark: '#00000099', light: '#ffffff00', logo: 0.2 },
       { size: 1001, margin: 0 },
     ];
-    expect(entries.find((e) => e.suite.startsWith('PNG reader of the decode check'))?.cases).toBe(
-      inputs.length,
-    );
+    expect(declaredCases(import.meta.url, 'PNG reader of the decode check')).toBe(inputs.length);
     for (const input of inputs) {
       const r = await call({ data: URL_DATA, ...input }, 'png');
       const ours = readBitPng(Buffer.from(r.data.split(',')[1]!, 'base64'));

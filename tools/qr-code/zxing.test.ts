@@ -5,11 +5,9 @@
  * level for a logo area, checked against ZXing's error correction. Case counts are in
  * conformance.json.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
-import { toolRunner } from '../_shared/test-helpers.js';
+import { declaredCases, toolRunner } from '../_shared/test-helpers.js';
 import { blockLayout, blockOfCodeword, codewordOfModule } from './blocks.js';
 import { renderPng } from './png.js';
 import run from './run.js';
@@ -17,11 +15,6 @@ import { readPng, zxingDecode } from './test-helpers.js';
 import tool, { type Level } from './tool.js';
 
 const qrCode = toolRunner(tool, run);
-const conformance = JSON.parse(readFileSync(join(import.meta.dirname, 'conformance.json'), 'utf8')) as {
-  suite: string;
-  cases: number;
-}[];
-const casesOf = (prefix: string) => conformance.find((e) => e.suite.startsWith(prefix))?.cases;
 
 type Result = {
   data: string;
@@ -70,7 +63,7 @@ const CASES: [string, Record<string, unknown>][] = [
 
 describe('qr-code PNG outputs read by ZXing (independent decoder)', () => {
   it('runs as many cases as conformance.json says', () => {
-    expect(casesOf('ZXing decoder')).toBe(CASES.length);
+    expect(declaredCases(import.meta.url, 'ZXing decoder')).toBe(CASES.length);
   });
 
   it.each(CASES)('%s: ZXing reads the data and the level reported', async (_label, input) => {
@@ -134,7 +127,7 @@ const blockRuns = BLOCK_CASES.flatMap(([version, level]) => {
 
 describe('qr-code Reed-Solomon block layout, against ZXing', () => {
   it('runs as many cases as conformance.json says', () => {
-    expect(casesOf('Reed-Solomon block layout')).toBe(blockRuns.length * 2);
+    expect(declaredCases(import.meta.url, 'Reed-Solomon block layout')).toBe(blockRuns.length * 2);
   });
 
   it.each(blockRuns)(

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { expectToolError, toolRunner } from '../_shared/test-helpers.js';
+import { declaredCases, expectToolError, toolRunner } from '../_shared/test-helpers.js';
 import {
   type Analysis,
   analyzePattern,
@@ -86,13 +85,6 @@ const SAFE: [string, string][] = [
   ['^[a-z]+(?:-[a-z]+)*$', ''],
 ];
 
-/** conformance.json's counts, so the docs cannot drift from what runs here. */
-const conformance = JSON.parse(readFileSync(new URL('./conformance.json', import.meta.url), 'utf8')) as {
-  suite: string;
-  cases: number;
-}[];
-const declared = (prefix: string) => conformance.find((e) => e.suite.startsWith(prefix))?.cases;
-
 const STEP_CAP = 2_000_000;
 
 /** Steps at `times` repetitions of the pumps, or Infinity past the cap. */
@@ -151,8 +143,8 @@ describe('regex-tester analyze: published vulnerable patterns', () => {
   });
 
   it('ran as many cases as conformance.json declares', () => {
-    expect(seen.vectors).toBe(declared('Published ReDoS patterns'));
-    expect(seen.oracle).toBe(declared('Attack strings checked'));
+    expect(seen.vectors).toBe(declaredCases(import.meta.url, 'Published ReDoS patterns'));
+    expect(seen.oracle).toBe(declaredCases(import.meta.url, 'Attack strings checked'));
   });
 });
 
@@ -165,7 +157,7 @@ describe('regex-tester analyze: safe patterns', () => {
     expect(['constant', 'linear', 'safe']).toContain(r.complexity?.type);
   });
   it('ran as many cases as conformance.json declares', () => {
-    expect(count).toBe(declared('Deterministic patterns'));
+    expect(count).toBe(declaredCases(import.meta.url, 'Deterministic patterns'));
   });
 
   it('the oracle itself tells linear from super-linear (control)', () => {

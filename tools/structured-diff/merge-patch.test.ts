@@ -4,10 +4,10 @@
  * apply of our patches must give right exactly when we say the patch is lossless, and our apply
  * of its generated patches must give what its own apply gives.
  */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { declaredCases } from '../_shared/test-helpers.js';
 import { structuredDiff } from './test-helpers.js';
 
 /** The oracle (CommonJS, no type declarations). */
@@ -15,11 +15,6 @@ const jsonMergePatch = createRequire(import.meta.url)('json-merge-patch') as {
   apply(target: unknown, patch: unknown): unknown;
   generate(before: unknown, after: unknown): unknown;
 };
-const conformance = JSON.parse(readFileSync(new URL('./conformance.json', import.meta.url), 'utf8')) as {
-  suite: string;
-  cases: number;
-}[];
-const casesOf = (suite: string) => conformance.find((e) => e.suite === suite)?.cases;
 
 /** RFC 7386 Appendix A, "Example Test Cases": original, patch, result, as the RFC writes them. */
 const APPENDIX_A: [string, string, string][] = [
@@ -62,7 +57,7 @@ const oracleApply = (target: unknown, patch: unknown): unknown =>
 
 describe('RFC 7386 Appendix A', () => {
   it('has every row (the count conformance.json gives)', () => {
-    expect(casesOf('RFC 7386 Appendix A example test cases')).toBe(APPENDIX_A.length);
+    expect(declaredCases(import.meta.url, 'RFC 7386 Appendix A example test cases')).toBe(APPENDIX_A.length);
   });
 
   it.each(APPENDIX_A)('%s + %s = %s', async (original, patch, result) => {
@@ -170,7 +165,7 @@ const RUNS = 150;
 
 describe('merge patches against json-merge-patch', () => {
   it('runs the number of cases conformance.json gives', () => {
-    expect(casesOf('json-merge-patch (independent implementation)')).toBe(2 * RUNS);
+    expect(declaredCases(import.meta.url, 'json-merge-patch (independent implementation)')).toBe(2 * RUNS);
   });
 
   it('our patch, applied by the library, gives right exactly when we say lossless', async () => {

@@ -12,21 +12,16 @@ import { zodResponseFormat } from 'openai/helpers/zod';
 import { toStrictJsonSchema } from 'openai/lib/transform';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { expectToolError, toolRunner } from '../_shared/test-helpers.js';
+import { declaredCases, expectToolError, toolRunner } from '../_shared/test-helpers.js';
 import run from './run.js';
 import tool from './tool.js';
 
 const sov = toolRunner(tool, run);
 const here = new URL('.', import.meta.url);
-const conformance = JSON.parse(readFileSync(new URL('conformance.json', here), 'utf8')) as {
-  suite: string;
-  cases: number;
-}[];
 const vectors = JSON.parse(readFileSync(new URL('provider-vectors.json', here), 'utf8')) as {
   valid: { provider: string; name: string; doc: unknown }[];
   toFix: Record<string, unknown>;
 };
-const casesOf = (suite: string) => conformance.find((c) => c.suite.startsWith(suite))?.cases;
 
 interface Issue {
   path: string;
@@ -167,11 +162,15 @@ const ZOD_SHAPES: ((opt: Wrap) => z.ZodObject)[] = [
 
 describe('conformance.json', () => {
   it('declares the counts of the suites below', () => {
-    expect(casesOf('openai-node toStrictJsonSchema: fix equals')).toBe(REFERENCE_ACCEPTS.length);
-    expect(casesOf('openai-node toStrictJsonSchema: refused')).toBe(REFERENCE_REFUSES.length);
-    expect(casesOf('openai-node zodResponseFormat')).toBe(ZOD_SHAPES.length);
-    expect(casesOf('Published provider examples')).toBe(vectors.valid.length);
-    expect(casesOf('Ajv2020 meta-schema')).toBe(MCP_META_CASES.length);
+    expect(declaredCases(import.meta.url, 'openai-node toStrictJsonSchema: fix equals')).toBe(
+      REFERENCE_ACCEPTS.length,
+    );
+    expect(declaredCases(import.meta.url, 'openai-node toStrictJsonSchema: refused')).toBe(
+      REFERENCE_REFUSES.length,
+    );
+    expect(declaredCases(import.meta.url, 'openai-node zodResponseFormat')).toBe(ZOD_SHAPES.length);
+    expect(declaredCases(import.meta.url, 'Published provider examples')).toBe(vectors.valid.length);
+    expect(declaredCases(import.meta.url, 'Ajv2020 meta-schema')).toBe(MCP_META_CASES.length);
   });
 });
 

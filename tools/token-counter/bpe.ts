@@ -50,9 +50,19 @@ export function buildRankTableFromTokens(tokens: readonly string[]): RankTable {
 // Heap keys pack (rank, start) into one exact double: rank * 2^26 + start (start < 64 Mi).
 const SHIFT = 2 ** 26;
 
-/** Byte-pair merges one piece (a binary string of length >= 2) into token ids. */
-function mergePiece(bin: string, table: RankTable, out: number[]): void {
-  const n = bin.length;
+/**
+ * The merge loop of both BPEs here (this file's byte-level one and symbol-bpe.ts's): `n`
+ * symbols start as one part each; the adjacent pair of lowest rank is merged, leftmost
+ * among equals, until no pair has a rank. A min-heap in typed arrays makes it O(n log n).
+ * `rankOf(s, mid, right)` ranks merging the part [s, mid) with [mid, right) (-1: they do
+ * not merge); `onMerge(s, mid)` hears of each merge before the parts are joined. Returns
+ * `end`, where the part starting at s ends: the parts are s = 0, end[0], end[end[0]], ... < n.
+ */
+export function mergeParts(
+  n: number,
+  rankOf: (s: number, mid: number, right: number) => number,
+  onMerge?: (s: number, mid: number) => void,
+): Int32Array {
   const end = new Int32Array(n); // end[s]: where the part starting at s ends
   const prev = new Int32Array(n); // prev[s]: start of the part before it (-1: none)
   const alive = new Uint8Array(n).fill(1);
@@ -95,10 +105,7 @@ function mergePiece(bin: string, table: RankTable, out: number[]): void {
   };
   const rankOfPair = (s: number): number => {
     const mid = end[s]!;
-    if (mid >= n) return -1;
-    const right = end[mid]!;
-    if (right - s > table.maxTokenBytes) return -1;
-    return table.ranks.get(bin.slice(s, right)) ?? -1;
+    return mid >= n ? -1 : rankOf(s, mid, end[mid]!);
   };
 
   // Initial pairs go in unordered, then one O(n) heapify.
@@ -122,6 +129,7 @@ function mergePiece(bin: string, table: RankTable, out: number[]): void {
     const mid = end[s]!;
     // Stale entry: the left part was absorbed, or either part has grown since the push.
     if (!alive[s] || mid >= n || end[mid] !== right) continue;
+    onMerge?.(s, mid);
     end[s] = right;
     alive[mid] = 0;
     if (right < n) prev[right] = s;
@@ -133,8 +141,17 @@ function mergePiece(bin: string, table: RankTable, out: number[]): void {
     const rank = rankOfPair(s);
     if (rank >= 0) push(rank * SHIFT + s, end[right]!);
   }
-  for (let s = 0; s < n; s = end[s]!) {
-    const rank = table.ranks.get(bin.slice(s, end[s]!));
+  return end;
+}
+
+/** Byte-pair merges one piece (a binary string of length >= 2) into token ids. */
+function mergePiece(bin: string, table: RankTable, out: number[]): void {
+  const { ranks, maxTokenBytes } = table;
+  const end = mergeParts(bin.length, (s, _mid, right) =>
+    right - s > maxTokenBytes ? -1 : (ranks.get(bin.slice(s, right)) ?? -1),
+  );
+  for (let s = 0; s < bin.length; s = end[s]!) {
+    const rank = ranks.get(bin.slice(s, end[s]!));
     if (rank !== undefined) out.push(rank);
   }
 }

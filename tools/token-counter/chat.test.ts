@@ -4,10 +4,9 @@
  * gpt-4o-mini, as the OpenAI API reported), and Llama 3's chat template against
  * llama3-tokenizer-js encoding the rendered template with its special tokens.
  */
-import { readFileSync } from 'node:fs';
 import llama3Tokenizer from 'llama3-tokenizer-js';
 import { describe, expect, it } from 'vitest';
-import { expectToolError, toolRunner } from '../_shared/test-helpers.js';
+import { declaredCases, expectToolError, toolRunner } from '../_shared/test-helpers.js';
 import { llama3TemplateIds, MAX_MESSAGES } from './chat.js';
 import { loadLlama3 } from './open-weights.js';
 import run from './run.js';
@@ -15,10 +14,6 @@ import tool from './tool.js';
 
 const call = toolRunner(tool, run);
 const count = (input: Record<string, unknown>) => call({ text: '', ...input }, 'count');
-const conformance = JSON.parse(readFileSync(new URL('conformance.json', import.meta.url), 'utf8')) as {
-  suite: string;
-  cases: number;
-}[];
 
 /** The cookbook's example_messages, verbatim. */
 const COOKBOOK = [
@@ -65,7 +60,7 @@ describe('messages with the OpenAI cookbook rule', () => {
   });
 
   it('runs every published case', () => {
-    expect(PUBLISHED.length).toBe(conformance.find((e) => e.suite.startsWith('OpenAI cookbook'))!.cases);
+    expect(PUBLISHED.length).toBe(declaredCases(import.meta.url, 'OpenAI cookbook'));
   });
 
   it('accepts the messages as JSON text (GET) and reports the overhead', async () => {
@@ -108,7 +103,7 @@ describe("messages with Llama 3's chat template", () => {
   );
 
   it('runs every dialog', () => {
-    expect(DIALOGS.length).toBe(conformance.find((e) => e.suite.startsWith('Llama 3 chat template'))!.cases);
+    expect(DIALOGS.length).toBe(declaredCases(import.meta.url, 'Llama 3 chat template'));
   });
 });
 

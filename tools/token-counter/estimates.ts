@@ -6,7 +6,7 @@
  * the reference tokenizers (devDependencies) and fails when a sample exceeds the bound.
  * It is a bound on the corpus, not a guarantee for every text.
  */
-import type { EncodingName } from './encodings.js';
+import type { EncodingName } from './encoding-names.js';
 
 export type EstimatedFamily = 'claude' | 'gemini' | 'mistral-tekken' | 'mistral-v3';
 

@@ -5,7 +5,8 @@
  * (estimates.ts). Anything else is UNSUPPORTED_OPTION listing what is known.
  */
 import { unsupported } from '#tool-kit';
-import { type EncodingName, MODELS, resolveOpenAI, TIKTOKEN_ENCODINGS } from './encodings.js';
+import { type EncodingName, TIKTOKEN_ENCODINGS } from './encoding-names.js';
+import { MODELS, resolveOpenAI } from './encodings.js';
 import { ESTIMATES, type EstimatedFamily, type EstimateSpec } from './estimates.js';
 
 export type Family = 'openai' | 'llama3' | 'mistral' | 'claude' | 'gemini';

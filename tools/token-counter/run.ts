@@ -1,6 +1,7 @@
 import { quote, type ToolInput, ToolInputError } from '#tool-kit';
 import { countMessages, parseMessages } from './chat.js';
-import { type Encoder, type EncodingName, loadTiktoken } from './encodings.js';
+import type { EncodingName } from './encoding-names.js';
+import { type Encoder, loadTiktoken } from './encodings.js';
 import { type EstimateReport, estimateReport, estimateTokens } from './estimates.js';
 import { type Family, type ResolvedModel, resolveModel } from './families.js';
 import { loadLlama3, loadMistral } from './open-weights.js';

@@ -1,4 +1,5 @@
 import { defineTool } from '#tool-kit';
+import { ENCODINGS } from './encoding-names.js';
 
 /** The contract run.ts relies on; the input schema below enforces it before a run. */
 export const MODES = ['count', 'tokens'] as const;
@@ -17,17 +18,6 @@ export const MAX_EXPECTED_OUTPUT = 10_000_000;
  */
 const n = (value: number) => String(value).replace(/\B(?=(\d{3})+$)/g, ',');
 
-/** Encodings a result names (encodings.ts ENCODINGS; test/output-schemas.test.ts checks they agree). */
-const ENCODING_NAMES = [
-  'o200k_base',
-  'cl100k_base',
-  'p50k_base',
-  'p50k_edit',
-  'r50k_base',
-  'gpt2',
-  'llama3',
-  'mistral-v1',
-];
 const FAMILIES = ['openai', 'llama3', 'mistral', 'claude', 'gemini'];
 
 /** The result of both modes (MCP outputSchema); tokens mode adds ids, pieces and truncated. */
@@ -42,7 +32,7 @@ const OUTPUT = {
     },
     encoding: {
       type: 'string',
-      enum: ENCODING_NAMES,
+      enum: [...ENCODINGS],
       description: "Tokenizer that counted: the model's own, or the proxy an estimate scales",
     },
     family: { type: 'string', enum: FAMILIES, description: 'Model family' },
