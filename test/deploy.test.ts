@@ -272,6 +272,15 @@ describe('the dashboard, the alerts and the autoscalers name only what the hub e
       expect(dedicated.json().runtime.cached).toBe(cached);
     }
     scrape = (await app.inject({ url: '/metrics' })).body;
+    // The GC histogram has series (and its `kind` label) only once a collection was observed,
+    // which a short test may not have seen yet (it happened on a CI run under Node 24): make
+    // short-lived garbage until one shows, a bounded number of times.
+    for (let i = 0; i < 100 && !/^nodejs_gc_duration_seconds_count\{/m.test(scrape); i++) {
+      const junk: object[] = [];
+      for (let j = 0; j < 100_000; j++) junk.push({ j });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      scrape = (await app.inject({ url: '/metrics' })).body;
+    }
     for (const [, name, type] of scrape.matchAll(/^# TYPE (\S+) (\S+)$/gm)) {
       families.set(name!, type!);
       const names = type === 'histogram' || type === 'summary' ? ['_bucket', '_sum', '_count', ''] : [''];
