@@ -13,7 +13,7 @@ import { offsetMs, wallInstants } from './zone-clock.js';
 const DAY_MS = 86_400_000;
 
 /**
- * What a dialect adds to the cron-parser expression (dialects.ts): a year field and day
+ * What a dialect adds to the cron-parser expression (dialect-cron.ts): a year field and day
  * rules cron-parser lacks (Quartz `W`, `LW`, `L-n`), and its DST rule. `vixie` (Unix): a
  * skipped time runs shifted by the gap, a wildcard job runs in both passes of a repeated
  * interval. `skip` (Quartz CronTrigger, EventBridge Scheduler): a skipped time does not run,

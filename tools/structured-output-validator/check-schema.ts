@@ -2,9 +2,12 @@
  * Mode `schema`: checks the schema document itself, as a draft-07 JSON Schema or as an
  * LLM tool definition (name, description, parameters schema). Paths point into the document.
  */
+
+import { lintAnthropicStrict } from './anthropic-strict-lint.js';
+import { lintGeminiSchema } from './gemini-schema-lint.js';
 import { IssueCollector } from './issue-list.js';
 import { isPlainObject } from './json-input.js';
-import { lintAnthropicStrict, lintGeminiSchema, lintObjectRoot, lintOpenAiStrict } from './provider-lint.js';
+import { lintOpenAiStrict } from './openai-strict-lint.js';
 import { ANTHROPIC_NAME, GEMINI_NAME, MCP_NAME, type Provider } from './provider-rules.js';
 import {
   compileSchemaDocument,
@@ -15,6 +18,7 @@ import {
   prefixIssues,
 } from './schema-compile.js';
 import { detectSchemaKind, type SchemaKind, type SchemaTarget } from './schema-kind.js';
+import { lintObjectRoot } from './tool-input-lint.js';
 
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -118,7 +122,7 @@ function compileAt(schema: unknown, path: string, fallback: Dialect, out: IssueC
   out.addAll(prefixIssues(compileSchemaDocument(schema, declaredDialect(schema) ?? fallback), path));
 }
 
-/** The schema check plus the provider's own rules (provider-lint.ts). */
+/** The schema check plus the provider's own rules (the *-lint.ts modules). */
 function checkForProvider(doc: unknown, provider: Provider, compile: boolean): SchemaCheck {
   const target = detectSchemaKind(doc);
   const isTool = target.kind !== 'json-schema';

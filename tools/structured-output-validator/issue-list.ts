@@ -2,6 +2,7 @@
  * A bounded list of problems: at most MAX_ERRORS kept, every one counted, messages cut
  * to a fixed length (user text inside them is quoted with a bound already).
  */
+import { quote } from '#tool-kit';
 import type { Issue } from './schema-compile.js';
 import { MAX_ERRORS } from './schema-compile.js';
 
@@ -10,6 +11,9 @@ export const MAX_MESSAGE_CHARS = 300;
 export function boundText(text: string, max = MAX_MESSAGE_CHARS): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
+
+/** Quotes a name or value from the input for a message, short enough that a huge key cannot crowd it out. */
+export const quoteName = (text: string) => quote(text, 60);
 
 export class IssueCollector {
   readonly issues: Issue[] = [];

@@ -1,6 +1,6 @@
 /**
  * What each provider accepts in a tool / structured-output schema, as documented (read
- * 2026-11-26; sources in SKILL.md, "Provider dialects"). Data only: provider-lint.ts applies it.
+ * 2026-11-26; sources in SKILL.md, "Provider dialects"). Data only: the *-lint.ts modules apply it.
  */
 
 import { PROVIDER_OPTIONS } from './tool.js';

@@ -14,10 +14,8 @@
 import { ToolInputError } from '#tool-kit';
 import { boundText } from './issue-list.js';
 import { isPlainObject, pointerSegment } from './json-input.js';
-import { isObjectSchema } from './provider-lint.js';
 import { OPENAI_FORMATS, OPENAI_UNSUPPORTED } from './provider-rules.js';
-
-type Schema = Record<string, unknown>;
+import { isObjectSchema, type Schema } from './strict-shape.js';
 
 export interface Change {
   path: string;

@@ -19,7 +19,7 @@ export interface ResolvedModel {
   encoding: EncodingName;
   /** Present for estimates. */
   estimate?: EstimateSpec;
-  /** The id to look up in the price table (prices.ts); defaults to model. */
+  /** The id to look up in the price table (prices.json); defaults to model. */
   priceId?: string;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectToolError, toolRunner } from '../_shared/test-helpers.js';
-import { PRICES, type PriceEntry, priceFor, priceProblems, validatePrices } from './prices.js';
+import { PRICES, type PriceEntry, priceFor, priceProblems, pricesFrom, validatePrices } from './prices.js';
+import table from './prices.json' with { type: 'json' };
 import run from './run.js';
 import tool, { MAX_EXPECTED_OUTPUT } from './tool.js';
 
@@ -32,10 +33,40 @@ describe('price table', () => {
       'price table entry 2 (gpt-5): input must be null or a USD price 0..1000 per million',
       'price table entry 3 (x): output must be null or a USD price 0..1000 per million',
       'price table entry 4 (y): pricesAsOf must be a YYYY-MM-DD date',
-      'price table entry 5 (z): source must start with an https:// address',
+      'price table entry 5 (z): source must name one of the sources or be an https:// address',
       'price table entry 6 (gpt-5): duplicate id',
     ]);
     expect(() => validatePrices(bad)).toThrow(/^token-counter price table is malformed: price table entry 0/);
+  });
+
+  it('loads prices.json with each source key resolved to its address', () => {
+    expect(pricesFrom(table)).toEqual(PRICES);
+    expect(PRICES.every((entry) => entry.source.startsWith('https://'))).toBe(true);
+    expect(priceFor('claude-sonnet-4')?.source).toBe(table.sources.anthropic);
+  });
+
+  it('rejects a modified copy of prices.json, naming the entry', () => {
+    const copy = structuredClone(table) as { sources: Record<string, string>; entries: unknown[] };
+    const index = copy.entries.findIndex((entry) => (entry as PriceEntry).id === 'gpt-4o');
+    copy.entries[index] = { ...(copy.entries[index] as object), contextWindow: '128k' };
+    copy.entries.push({ ...(copy.entries[0] as object), id: 'gpt-9', source: 'nowhere' });
+    expect(() => pricesFrom(copy)).toThrow(
+      `token-counter price table is malformed: price table entry ${index} (gpt-4o): contextWindow must be an integer 1000..10000000; ` +
+        `price table entry ${copy.entries.length - 1} (gpt-9): source must name one of the sources or be an https:// address`,
+    );
+    // A source key whose address is not one, and an address written out in the entry.
+    copy.entries = structuredClone(table.entries);
+    copy.sources.openai = 'openai.com';
+    expect(() => pricesFrom(copy)).toThrow(/entry 0 \(gpt-5\): source must name one of the sources/);
+    copy.sources.openai = table.sources.openai;
+    copy.entries[0] = { ...(copy.entries[0] as object), source: 'https://example.com/pricing' };
+    expect(pricesFrom(copy)[0]?.source).toBe('https://example.com/pricing');
+  });
+
+  it('rejects a table that is not shaped like prices.json', () => {
+    for (const bad of [null, [], { entries: [] }, { sources: {}, entries: {} }]) {
+      expect(() => pricesFrom(bad)).toThrow(/^token-counter price table is malformed: prices.json must be/);
+    }
   });
 
   it('finds dated and tagged variants, never a longer sibling', () => {

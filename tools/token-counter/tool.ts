@@ -255,7 +255,7 @@ export default defineTool({
     {
       question: 'Where do context windows and prices come from?',
       answer:
-        'From one dated table in the tool (prices.ts): context window, input and output USD per million tokens, the date and the vendor page for each model. cost gives the input cost (and the output cost with expectedOutputTokens), pricesAsOf and source; prices change, so check the source before relying on them.',
+        'From one dated table in the tool (prices.json): context window, input and output USD per million tokens, the date and the vendor page for each model. cost gives the input cost (and the output cost with expectedOutputTokens), pricesAsOf and source; prices change, so check the source before relying on them.',
     },
     {
       question: 'How are special tokens like <|endoftext|> handled?',
