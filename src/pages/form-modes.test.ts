@@ -58,6 +58,8 @@ describe('the try-it form’s fields per mode', () => {
     expect(cron.dialect).toEqual(['parse', 'convert']);
     expect(cron.from).toEqual(['parse', 'convert']);
     expect(modes(page('qr-code')).margin).toEqual(['svg', 'png', 'utf8']);
+    expect(modes(page('structured-diff')).patchFormat).toEqual(['apply']);
+    expect(modes(page('token-counter')).messages).toEqual(['count']);
   });
 
   it('a mode sharing its path keeps every field of it (regex flags under replace)', () => {

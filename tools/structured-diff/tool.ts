@@ -157,6 +157,7 @@ export default defineTool({
   modeField: 'mode',
   fields: { a: 'left', b: 'right', c: null },
   fieldsByMode: { apply: { a: 'document', b: 'patch', c: 'target' } },
+  optionModes: { patchFormat: ['apply'] },
   input: {
     type: 'object',
     // Which fields are needed depends on the mode, which the schema cannot see: run.ts checks.

@@ -123,6 +123,7 @@ export default defineTool({
   modes: [...MODES],
   modeField: 'mode',
   fields: { a: 'schema', b: 'target', c: null },
+  optionModes: { provider: ['schema', 'fix'] },
   input: {
     type: 'object',
     properties: {

@@ -170,6 +170,8 @@ export default defineTool({
   modes: [...MODES],
   modeField: 'mode',
   fields: { a: 'text', b: 'model', c: 'limit' },
+  // A message list is counted, never listed token by token.
+  optionModes: { messages: ['count'] },
   input: {
     type: 'object',
     properties: {
