@@ -153,6 +153,7 @@ describe('messages errors', () => {
     ['claude-sonnet-4-5', 'no published chat-format rule'],
     ['mistral-7b-v0.1', 'no published chat-format rule'],
     ['text-embedding-3-small', 'messages for model'],
+    ['gpt-oss-120b', 'messages for model'],
     ['p50k_base', 'messages for model'],
   ])('%s refuses messages with UNSUPPORTED_OPTION', async (model, message) => {
     await expectToolError(

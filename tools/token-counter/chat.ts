@@ -58,10 +58,13 @@ export interface ChatCount {
   contentTokens: number;
 }
 
-/** Models whose chat format the cookbook rule describes: chat models on o200k_base or cl100k_base. */
+/**
+ * Models whose chat format the cookbook rule describes: chat models on o200k_base or
+ * cl100k_base. Not gpt-oss: its harmony format frames messages otherwise.
+ */
 function openAIChat(resolved: ResolvedModel): boolean {
   if (resolved.encoding !== 'o200k_base' && resolved.encoding !== 'cl100k_base') return false;
-  return !resolved.model?.startsWith('text-embedding');
+  return !resolved.model?.startsWith('text-embedding') && !resolved.model?.startsWith('gpt-oss');
 }
 
 export function countMessages(messages: Message[], resolved: ResolvedModel, encoder: Encoder): ChatCount {

@@ -25,6 +25,8 @@ export const MODELS = [
   'o3',
   'o3-mini',
   'o4-mini',
+  'gpt-oss-120b',
+  'gpt-oss-20b',
   'gpt-4',
   'gpt-4-turbo',
   'gpt-4-32k',
@@ -60,6 +62,10 @@ const PREFIXES: [string, TiktokenEncoding][] = [
   ['ft:davinci-002', 'cl100k_base'],
   ['ft:babbage-002', 'cl100k_base'],
   ['gpt-5', 'o200k_base'],
+  // tiktoken names o200k_harmony for gpt-oss: o200k_base's ranks and pattern plus special
+  // tokens, which this counter reads as plain text, so o200k_base gives the same counts
+  // (js-tiktoken 1.0.21 ships no o200k_harmony).
+  ['gpt-oss-', 'o200k_base'],
   ['gpt-4.5-', 'o200k_base'],
   ['gpt-4.1-', 'o200k_base'],
   ['chatgpt-4o-', 'o200k_base'],

@@ -27,6 +27,7 @@ describe('token-counter count mode', () => {
     ['gpt-4o-mini', 'o200k_base', 'The quick brown fox jumps over the lazy dog.', 10],
     ['gpt-3.5-turbo', 'cl100k_base', 'Ünïcödé façade naïve café', 12],
     ['gpt-4.1', 'o200k_base', 'Ünïcödé façade naïve café', 9],
+    ['gpt-oss-120b', 'o200k_base', 'Ünïcödé façade naïve café', 9],
     ['text-davinci-003', 'p50k_base', 'Ünïcödé façade naïve café', 13],
     ['gpt-4o', 'o200k_base', '中文字符', 2],
     ['gpt-4', 'cl100k_base', '中文字符', 3],
