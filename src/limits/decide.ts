@@ -24,7 +24,8 @@ export interface State {
   leasesExpireAt: number;
 }
 
-const EXPIRY_SLACK_MS = 60_000;
+/** How far past what must outlive it a state's expiry is set (lua/includes/expiry.lua says the same). */
+export const EXPIRY_SLACK_MS = 60_000;
 
 /** The new `x` when `need` outlives the old one, else null. */
 function expiry(x: number, need: number): number | null {
