@@ -87,6 +87,7 @@ export interface ClusterOptions {
 export class PrivateCluster {
   readonly ports: number[] = [];
   private readonly procs = new Map<number, ChildProcess>();
+  private stopped = false;
   private readonly dir = mkdtempSync(join(tmpdir(), 'toolhub-cluster-'));
 
   constructor(private readonly opts: ClusterOptions = {}) {}
@@ -130,7 +131,14 @@ export class PrivateCluster {
       '--cluster-node-timeout',
       '2000',
     ];
-    this.procs.set(port, await spawnRedis(port, [...nodeArgs(port), ...cluster, '--dir', this.dir]));
+    const proc = await spawnRedis(port, [...nodeArgs(port), ...cluster, '--dir', this.dir]);
+    // A test that timed out while a node was starting has had its cluster stopped meanwhile:
+    // the node started too late for stop() must not outlive the test.
+    if (this.stopped) {
+      await killProcess(proc);
+      throw new Error(`redis-server on ${port} started after its cluster was stopped`);
+    }
+    this.procs.set(port, proc);
   }
 
   /** Waits for every slot to be served (cluster_state:ok) in the view of every running node. */
@@ -195,6 +203,7 @@ export class PrivateCluster {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     await Promise.all(this.ports.map((port) => this.kill(port)));
     rmSync(this.dir, { recursive: true, force: true });
   }

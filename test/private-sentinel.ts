@@ -16,6 +16,7 @@ export class PrivateSentinel {
   readonly ports: number[] = [];
   private sentinelPort = 0;
   private readonly procs = new Map<number, ChildProcess>();
+  private stopped = false;
   private sentinel: ChildProcess | undefined;
   private readonly dir = mkdtempSync(join(tmpdir(), 'toolhub-sentinel-'));
 
@@ -51,7 +52,13 @@ export class PrivateSentinel {
   private async startNode(port: number, masterPort?: number): Promise<void> {
     const replicaOf = masterPort ? ['--replicaof', '127.0.0.1', String(masterPort)] : [];
     // Its own folder: a replica's full sync writes an RDB file where it runs.
-    this.procs.set(port, await spawnRedis(port, [...nodeArgs(port), ...replicaOf, '--dir', this.dir]));
+    const proc = await spawnRedis(port, [...nodeArgs(port), ...replicaOf, '--dir', this.dir]);
+    // Started after stop() (a test that timed out meanwhile): it must not outlive the test.
+    if (this.stopped) {
+      await killProcess(proc);
+      throw new Error(`redis-server on ${port} started after its sentinel set was stopped`);
+    }
+    this.procs.set(port, proc);
   }
 
   private async sentinelSays(...args: string[]): Promise<string[]> {
@@ -105,6 +112,7 @@ export class PrivateSentinel {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     await killProcess(this.sentinel);
     await Promise.all(this.ports.map((port) => this.kill(port)));
     rmSync(this.dir, { recursive: true, force: true });
