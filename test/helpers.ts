@@ -137,7 +137,17 @@ export interface ListedTool {
   outputSchema?: ListedSchema;
 }
 
-/** One tool of the MCP tools/list answer (a JSON answer or the first message of an SSE one). */
+/** An MCP answer's JSON text: the body itself, or the first message of an SSE answer (2025-era requests are answered so). */
+export function mcpMessage(body: string): string | undefined {
+  return body.startsWith('{')
+    ? body
+    : body
+        .split('\n')
+        .find((l) => l.startsWith('data: '))
+        ?.slice(6);
+}
+
+/** One tool of the MCP tools/list answer. */
 export async function mcpListedTool(a: TestApp, name: string): Promise<ListedTool> {
   const res = await a.inject({
     method: 'POST',
@@ -150,12 +160,7 @@ export async function mcpListedTool(a: TestApp, name: string): Promise<ListedToo
     payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
   });
   if (res.statusCode !== 200) throw new Error(`tools/list answered ${res.statusCode}: ${res.body}`);
-  const data = res.body.startsWith('{')
-    ? res.body
-    : res.body
-        .split('\n')
-        .find((l) => l.startsWith('data: '))
-        ?.slice(6);
+  const data = mcpMessage(res.body);
   const tools = (JSON.parse(data ?? '{}') as { result?: { tools?: ListedTool[] } }).result?.tools ?? [];
   const tool = tools.find((t) => t.name === name);
   if (!tool) throw new Error(`tools/list does not list ${name}: ${res.body.slice(0, 500)}`);

@@ -6,7 +6,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readExamples, stableResult } from '../src/docs/examples.js';
 import { scanTools } from '../src/registry.js';
-import { policyFile, REDIS_URL, redisPrefix, requireRedis } from './helpers.js';
+import { mcpMessage, policyFile, REDIS_URL, redisPrefix, requireRedis } from './helpers.js';
 import { basicArguments } from './mcp-examples.js';
 import { type Instance, startInstance, stopInstance } from './server-process.js';
 
@@ -51,12 +51,7 @@ interface RpcAnswer {
 
 /** A JSON answer, or the first message of an SSE answer (2025-era requests are answered so). */
 function parseAnswer(text: string): RpcAnswer | null {
-  const data = text.startsWith('{')
-    ? text
-    : text
-        .split('\n')
-        .find((l) => l.startsWith('data: '))
-        ?.slice(6);
+  const data = mcpMessage(text);
   try {
     return data ? JSON.parse(data) : null;
   } catch {

@@ -41,8 +41,9 @@ export function readExamples(docsDir: string): ToolExamples {
  * `{description, request, result}`, where `request` is a body for POST /api/tools/run/ and
  * `result` is what it really returns (`npm run examples` writes it; test/examples.test.ts
  * checks it stays true). A tool shows each of its options this way, beside `basic.json`.
- * An option the generic runtime has no slot for (a named field outside a/b/c) names its
- * dedicated endpoint in `path`: `request.input` is then that endpoint's JSON body.
+ * An example may show the option on the tool's dedicated endpoint instead (the runtime takes
+ * it in `input.options`, docs/api.md "Options"): `path` names the endpoint and
+ * `request.input` is then its JSON body.
  */
 export interface OptionExample {
   description: string;

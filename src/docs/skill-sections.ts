@@ -14,6 +14,17 @@ export function skillSections(def: ToolDefinition, policy: ToolPolicy): Record<s
 function inputsTable(def: ToolDefinition): string {
   const props = (def.input.properties ?? {}) as Record<string, { type?: unknown; default?: unknown }>;
   const required = new Set((def.input.required as string[] | undefined) ?? []);
+  /** One field's row, its generic name (a slot or `options.<name>`) first. */
+  const row = (generic: string, name: string, modes: string) => {
+    const p = props[name] ?? {};
+    const type = Array.isArray(p.type) ? p.type.join(' or ') : String(p.type ?? 'any');
+    const req = required.has(name)
+      ? 'yes'
+      : p.default !== undefined
+        ? `no (default ${JSON.stringify(p.default)})`
+        : 'no';
+    return `| \`${generic}\` | \`${name}\` | ${type} | ${req} | ${modes} | ${cell(def.semanticFields[name] ?? '')} |`;
+  };
   const rows: string[] = [];
   const seen = new Set<string>();
   for (const mode of def.modes) {
@@ -22,28 +33,14 @@ function inputsTable(def: ToolDefinition): string {
       const name = fields[slot];
       if (!name || seen.has(`${slot}:${name}`)) continue;
       seen.add(`${slot}:${name}`);
-      const p = props[name] ?? {};
-      const type = Array.isArray(p.type) ? p.type.join(' or ') : String(p.type ?? 'any');
-      const req = required.has(name)
-        ? 'yes'
-        : p.default !== undefined
-          ? `no (default ${JSON.stringify(p.default)})`
-          : 'no';
       const modes =
         def.fieldsByMode && Object.keys(def.fieldsByMode).length > 0 ? modesOf(def, slot, name) : 'all';
-      rows.push(
-        `| \`${slot}\` | \`${name}\` | ${type} | ${req} | ${modes} | ${cell(def.semanticFields[name] ?? '')} |`,
-      );
+      rows.push(row(slot, name, modes));
     }
   }
-  for (const [name, p] of Object.entries(props)) {
+  for (const name of Object.keys(props)) {
     if ([...seen].some((s) => s.endsWith(`:${name}`))) continue;
-    const type = Array.isArray(p.type) ? p.type.join(' or ') : String(p.type ?? 'any');
-    const req = p.default !== undefined ? `no (default ${JSON.stringify(p.default)})` : 'no';
-    const modes = def.optionModes?.[name]?.join(', ') ?? 'all';
-    rows.push(
-      `| \`options.${name}\` | \`${name}\` | ${type} | ${req} | ${modes} | ${cell(def.semanticFields[name] ?? '')} |`,
-    );
+    rows.push(row(`options.${name}`, name, def.optionModes?.[name]?.join(', ') ?? 'all'));
   }
   const modeField = def.modeField ? `\`${def.modeField}\`` : '(implied by the dedicated path)';
   rows.push(

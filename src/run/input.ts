@@ -69,7 +69,7 @@ export function fromGeneric(def: ToolDefinition, generic: GenericInput): Resolve
   for (const [name, value] of Object.entries(generic.options ?? {})) {
     if (name === 'mode' || name === def.modeField)
       throw new HubError('INVALID_INPUT', `options.${name}: give the mode as mode`);
-    const slot = (['a', 'b', 'c'] as Slot[]).find((s) => fields[s] === name);
+    const slot = slotOf(fields, name);
     if (slot)
       throw new HubError(
         'INVALID_INPUT',
@@ -80,6 +80,11 @@ export function fromGeneric(def: ToolDefinition, generic: GenericInput): Resolve
       Object.defineProperty(input, name, { value, enumerable: true, writable: true, configurable: true });
   }
   return { mode, input };
+}
+
+/** The generic slot that carries `name` in this field map, if one does. */
+function slotOf(fields: FieldMap, name: string): Slot | undefined {
+  return (['a', 'b', 'c'] as Slot[]).find((s) => fields[s] === name);
 }
 
 /**
@@ -155,9 +160,8 @@ export function validateInput(
 
 function describe(def: ToolDefinition, mode: string, err: ErrorObject): HubError {
   const path = err.instancePath.replace(/^\//, '').replaceAll('/', '.');
-  const slotOf = (name: string) => {
-    const fields = fieldsFor(def, mode);
-    const slot = (['a', 'b', 'c'] as Slot[]).find((s) => fields[s] === name);
+  const slotHint = (name: string) => {
+    const slot = slotOf(fieldsFor(def, mode), name);
     return slot ? ` (generic: ${slot})` : '';
   };
   switch (err.keyword) {
@@ -167,7 +171,7 @@ function describe(def: ToolDefinition, mode: string, err: ErrorObject): HubError
     }
     case 'required': {
       const name = String(err.params.missingProperty);
-      return new HubError('INVALID_INPUT', `${name}${slotOf(name)} is required`);
+      return new HubError('INVALID_INPUT', `${name}${slotHint(name)} is required`);
     }
     case 'additionalProperties': {
       const known = Object.keys((def.input.properties as object) ?? {});
@@ -180,7 +184,7 @@ function describe(def: ToolDefinition, mode: string, err: ErrorObject): HubError
     default:
       return new HubError(
         'INVALID_INPUT',
-        `${path || 'input'}${slotOf(path)} ${err.message ?? 'is invalid'}`,
+        `${path || 'input'}${slotHint(path)} ${err.message ?? 'is invalid'}`,
       );
   }
 }

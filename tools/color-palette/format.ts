@@ -1,4 +1,5 @@
 import { type Color, clampRgb, converter, formatHex, formatHex8, formatRgb, type Rgb, toGamut } from 'culori';
+import { luminanceContrast, relativeLuminance } from '../_shared/wcag.js';
 
 /** The conversion targets and their CSS text. */
 export type FormatName = 'hex' | 'rgb' | 'hsl' | 'hwb' | 'lab' | 'lch' | 'oklab' | 'oklch';
@@ -98,13 +99,6 @@ export function formatAs(color: Color, format: FormatName): string {
   return writers[format](color);
 }
 
-/** WCAG 2.x relative luminance of an 8-bit sRGB channel value (0-255), linearised. */
-function channel(value: number): number {
-  const c = value / 255;
-  // WCAG 2.x writes 0.03928, the sRGB standard 0.04045: no 8-bit value lies between them.
-  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-}
-
 /** Ratio cut (not rounded) to 2 decimals: 4.4996 must read 4.49, a fail at AA, not 4.5. */
 function truncate(ratio: number): number {
   return Math.floor(ratio * 100 + 1e-9) / 100;
@@ -122,6 +116,6 @@ export function contrast(color: Color): { white: number; black: number } {
     number,
     number,
   ];
-  const y = 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
-  return { white: truncate(1.05 / (y + 0.05)), black: truncate((y + 0.05) / 0.05) };
+  const y = relativeLuminance(r, g, b);
+  return { white: truncate(luminanceContrast(1, y)), black: truncate(luminanceContrast(y, 0)) };
 }

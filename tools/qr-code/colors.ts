@@ -5,6 +5,7 @@
  * a WCAG 2 contrast ratio of at least MIN_CONTRAST.
  */
 import { quote, ToolInputError } from '#tool-kit';
+import { luminanceContrast, relativeLuminance } from '../_shared/wcag.js';
 
 /** WCAG 2's minimum for graphical objects (success criterion 1.4.11), which a QR code is. */
 export const MIN_CONTRAST = 3;
@@ -55,19 +56,14 @@ export function overWhite(c: Rgba): Rgba {
   return { r: mix(c.r), g: mix(c.g), b: mix(c.b), a: 255 };
 }
 
-/** WCAG 2 relative luminance of an opaque sRGB colour, 0 (black) to 1 (white). */
-export function relativeLuminance(c: Rgba): number {
-  const lin = (v: number) => {
-    const s = v / 255;
-    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
+/** WCAG 2 relative luminance of an opaque colour, 0 (black) to 1 (white). */
+function luminance(c: Rgba): number {
+  return relativeLuminance(c.r, c.g, c.b);
 }
 
 /** WCAG 2 contrast ratio of two opaque colours, lighter over darker: 1 to 21. */
 export function contrastRatio(a: Rgba, b: Rgba): number {
-  const [hi, lo] = [relativeLuminance(a), relativeLuminance(b)].sort((x, y) => y - x) as [number, number];
-  return (hi + 0.05) / (lo + 0.05);
+  return luminanceContrast(luminance(a), luminance(b));
 }
 
 /** The module colours, or INVALID_INPUT saying the rule they break. */
@@ -79,7 +75,7 @@ export function checkColors(darkText: string, lightText: string): Colors {
   const contrast = contrastRatio(shownDark, shownLight);
   const darkHex = toHex(dark);
   const lightHex = toHex(light);
-  if (relativeLuminance(shownDark) > relativeLuminance(shownLight)) {
+  if (luminance(shownDark) > luminance(shownLight)) {
     throw new ToolInputError(
       `dark ${darkHex} is lighter than light ${lightHex}: many scanners do not read inverted codes; ` +
         'swap the two colours',
