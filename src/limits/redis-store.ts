@@ -1,3 +1,4 @@
+import { decisionGroups, expandGroup, GROUP_REPLY, releaseGroups, sumCharged } from './groups.js';
 import type { LimiterRedis } from './redis-client.js';
 import {
   type DecideReply,
@@ -16,8 +17,8 @@ const MAX_PER_CALL = 256;
  * The Redis limit store: decide.lua and release.lua (src/limits/lua/). The decisions of one
  * event-loop turn leave as one script call per kind (src/limits/redis-store.ts): every
  * request that arrived in the turn shares one write and one reply. A script call names only
- * declared keys, three per decision (its counters, its leases and the client's quotas, in the
- * client's hash slot); on a Redis
+ * declared keys, three per client and tool (its counters, its leases and the client's quotas,
+ * in the client's hash slot), each named once however many decisions use them; on a Redis
  * Cluster, where a call's keys must share a slot, each call carries one decision, through
  * the same script.
  */
@@ -35,7 +36,10 @@ export class RedisStore implements LimitStore {
       const policies = new Map<StorePolicy, number>();
       const head: (string | number)[] = [now(), 0];
       const args: (string | number)[] = [];
-      for (const r of reqs) {
+      const keys = new KeyTriples();
+      const groups = decisionGroups(reqs);
+      for (const g of groups) {
+        const r = g[0]!;
         let index = policies.get(r.policy);
         if (index === undefined) {
           index = policies.size;
@@ -43,19 +47,21 @@ export class RedisStore implements LimitStore {
           const p = r.policy;
           head.push(p.tier, p.limit, p.burst, p.windowMs, p.budgetMs, p.cap, p.leaseMs, ...p.quotas);
         }
-        args.push(index, r.points, r.admit ? 1 : 0, r.leaseId);
+        args.push(keys.of(r), index, r.points, r.admit ? 1 : 0, g.length);
+        if (r.admit) for (const d of g) args.push(d.leaseId);
       }
       head[1] = policies.size;
-      const keys = reqs.flatMap((r) => [r.key, leasesKey(r.key), r.quotaKey]);
-      return split(
-        await redis.client.toolhubDecide(keys.length, ...keys, ...head, ...args),
-        10,
-      ) as DecideReply[];
+      const flat = await redis.client.toolhubDecide(keys.list.length, ...keys.list, ...head, ...args);
+      return groups.flatMap((g, i) => expandGroup(g[0]!, g.length, flat, i * GROUP_REPLY));
     });
     this.releases = new TurnQueue(perCall, async (reqs) => {
-      const keys = reqs.flatMap((r) => [r.key, leasesKey(r.key), r.quotaKey]);
-      const args = reqs.flatMap((r) => [r.leaseId, r.chargedMs, r.windowMs, r.quotas]);
-      await redis.client.toolhubRelease(keys.length, ...keys, now(), ...args);
+      const keys = new KeyTriples();
+      const args: (string | number)[] = [now()];
+      for (const g of releaseGroups(reqs)) {
+        args.push(keys.of(g[0]!), g.length, sumCharged(g), g[0]!.windowMs, g[0]!.quotas);
+        for (const r of g) args.push(r.leaseId);
+      }
+      await redis.client.toolhubRelease(keys.list.length, ...keys.list, ...args);
       return reqs.map(() => undefined);
     });
   }
@@ -73,11 +79,24 @@ export class RedisStore implements LimitStore {
   }
 }
 
-/** A flat script reply cut into one tuple per request. */
-function split(flat: number[], width: number): number[][] {
-  const out: number[][] = [];
-  for (let i = 0; i < flat.length; i += width) out.push(flat.slice(i, i + width));
-  return out;
+/**
+ * A call's keys, each client-and-tool triple (counters, leases, quotas) named once: a turn's
+ * runs of one client on one tool are often many, and every key sent costs the encoding here
+ * and the parsing in Redis. A request refers to its triple by number, from 1.
+ */
+class KeyTriples {
+  readonly list: string[] = [];
+  private readonly index = new Map<string, number>();
+
+  of(r: { key: string; quotaKey: string }): number {
+    let t = this.index.get(r.key);
+    if (t === undefined) {
+      this.list.push(r.key, leasesKey(r.key), r.quotaKey);
+      t = this.list.length / 3;
+      this.index.set(r.key, t);
+    }
+    return t;
+  }
 }
 
 /**

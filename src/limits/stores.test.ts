@@ -39,12 +39,10 @@ const POLICIES = [
 type Step =
   | {
       kind: 'decide';
-      key: number;
-      tool: number;
-      policy: number;
+      /** The decisions of one turn: one script call that applies them in order. */
+      runs: { key: number; tool: number; policy: number }[];
       points: number;
       admit: boolean;
-      together: number;
     }
   | { kind: 'release'; lease: number; chargedMs: number; together: number }
   | { kind: 'lose'; lease: number }
@@ -55,13 +53,29 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     weight: 5,
     arbitrary: fc.record({
       kind: fc.constant('decide' as const),
-      key: fc.integer({ min: 0, max: 1 }),
-      tool: fc.integer({ min: 0, max: 1 }),
-      policy: fc.integer({ min: 0, max: POLICIES.length - 1 }),
+      // Several in one turn, on one client and tool or on several (each named once in the call).
+      runs: fc.oneof(
+        fc
+          .record({
+            run: fc.record({
+              key: fc.integer({ min: 0, max: 1 }),
+              tool: fc.integer({ min: 0, max: 1 }),
+              policy: fc.integer({ min: 0, max: POLICIES.length - 1 }),
+            }),
+            together: fc.integer({ min: 1, max: 4 }),
+          })
+          .map(({ run, together }) => Array.from({ length: together }, () => run)),
+        fc.array(
+          fc.record({
+            key: fc.integer({ min: 0, max: 1 }),
+            tool: fc.integer({ min: 0, max: 1 }),
+            policy: fc.integer({ min: 0, max: POLICIES.length - 1 }),
+          }),
+          { minLength: 2, maxLength: 5 },
+        ),
+      ),
       points: fc.integer({ min: 0, max: 3 }),
       admit: fc.boolean(),
-      // Several in one turn: one script call that applies them in order.
-      together: fc.integer({ min: 1, max: 4 }),
     }),
   },
   {
@@ -103,6 +117,9 @@ afterAll(async () => {
   }
   await redis?.close();
 });
+
+/** A decision of the `pro` policy (cap 3) on one client and tool. */
+const pro = { key: 0, tool: 0, policy: 1 };
 
 describe('the two limit stores', () => {
   it('answer every step of the same random sequences alike', async () => {
@@ -154,39 +171,34 @@ describe('the two limit stores', () => {
                 if (at > 0 && at <= now) await redis.client.del(k);
               }
             } else if (s.kind === 'decide') {
-              const p = POLICIES[s.policy]!;
-              const key = `${prefix}lim:{${s.key}}:t${s.tool}`;
-              const quotaKey = `${prefix}lim:{${s.key}}:@quota`;
-              for (const k of [key, leasesKey(key), quotaKey]) touched.add(k);
-              const rs = Array.from({ length: s.together }, () => ({
-                key,
-                quotaKey,
-                policy: p,
-                points: s.points,
-                admit: s.admit,
-                leaseId: `${ids++}`,
-              }));
+              const rs = s.runs.map((run) => {
+                const key = `${prefix}lim:{${run.key}}:t${run.tool}`;
+                const quotaKey = `${prefix}lim:{${run.key}}:@quota`;
+                for (const k of [key, leasesKey(key), quotaKey]) touched.add(k);
+                const policy = POLICIES[run.policy]!;
+                return { key, quotaKey, policy, points: s.points, admit: s.admit, leaseId: `${ids++}` };
+              });
               const mine = rs.map((r) => memory.decideNow(r));
               const theirs = await Promise.all(rs.map((r) => shared.decide(r)));
               expect(theirs, JSON.stringify({ step: s, now })).toEqual(mine);
               for (const reply of mine) seen[reply[6]] = (seen[reply[6]] ?? 0) + 1;
-              await sameFields(key);
-              await sameFields(quotaKey);
+              for (const k of new Set(rs.flatMap((r) => [r.key, r.quotaKey]))) await sameFields(k);
               for (const [j, r] of rs.entries())
                 if (s.admit && (mine[j] as DecideReply)[5] > 0)
                   leases.push({
-                    key,
-                    quotaKey,
+                    key: r.key,
+                    quotaKey: r.quotaKey,
                     id: r.leaseId,
-                    windowMs: p.windowMs,
-                    quotas: quotaBits(p.quotas),
+                    windowMs: r.policy.windowMs,
+                    quotas: quotaBits(r.policy.quotas),
                   });
             } else if (s.kind === 'release') {
-              const rs = leases.splice(0, s.together).map((lease) => ({
+              // Charges that differ within the call (one of them none): summed per group in Redis.
+              const rs = leases.splice(0, s.together).map((lease, j) => ({
                 key: lease.key,
                 quotaKey: lease.quotaKey,
                 leaseId: lease.id,
-                chargedMs: s.chargedMs,
+                chargedMs: s.chargedMs > 0 && j !== 1 ? s.chargedMs + 7 * j : 0,
                 windowMs: lease.windowMs,
                 quotas: lease.quotas,
               }));
@@ -205,15 +217,23 @@ describe('the two limit stores', () => {
             [
               ...Array.from({ length: 3 }, () => ({
                 kind: 'decide' as const,
-                key: 0,
-                tool: 0,
-                policy: 3,
+                runs: [{ key: 0, tool: 0, policy: 3 }],
                 points: 1,
                 admit: true,
-                together: 1,
               })),
               { kind: 'wait' as const, ms: 86_400_000 },
-              { kind: 'decide' as const, key: 0, tool: 1, policy: 3, points: 1, admit: true, together: 1 },
+              { kind: 'decide' as const, runs: [{ key: 0, tool: 1, policy: 3 }], points: 1, admit: true },
+            ],
+            false,
+            0,
+          ],
+          // Leases past their deadline pruned in the middle of a group: the cap's room after the
+          // prune is more than the group has left.
+          [
+            [
+              { kind: 'decide' as const, runs: [0, 0].map(() => pro), points: 0, admit: true },
+              { kind: 'wait' as const, ms: 2000 },
+              { kind: 'decide' as const, runs: [0, 0].map(() => pro), points: 0, admit: true },
             ],
             false,
             0,

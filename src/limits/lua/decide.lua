@@ -1,11 +1,13 @@
 --[[
-  Rate limit and admission of several decisions in one call: the steps of
-  src/limits/decide.ts, field for field, in order (src/limits/stores.test.ts drives both
-  alike). One client's decisions on one tool use two keys of one hash slot (a Redis Cluster
+  Rate limit and admission of several decisions in one call: what the steps of
+  src/limits/decide.ts give, decision after decision, field for field
+  (src/limits/stores.test.ts drives both alike). One client's decisions on one tool use two keys of one hash slot (a Redis Cluster
   takes a call whose keys share a slot): a small hash of counters and a sorted set of leases.
-  Decisions on the same key within a call are applied in order to one copy of its counters,
-  read once and written once, and their new leases added with one ZADD: a turn's many runs
-  of one client cost Redis about what one costs.
+  The hub sends the decisions of a call in groups: consecutive decisions alike (one client,
+  tool, policy, points and admission) are one group, worked out at once; a policy with quotas
+  has groups of one (each admitted run moves its quota counts). Counters are read once per key
+  and written once, and a call's new leases added with one ZADD: a turn's many runs of one
+  client cost Redis about what one costs.
 
   Counters: c<tier>/e<tier> rate counter and window end, b<tier>/f<tier> burst counter and
   end, u/v budget used and window end, x the keys' expiry; quotas (in the tool's counters for
@@ -13,20 +15,28 @@
   end of the UTC day, mr/mm/me of the UTC month. Leases: member the lease id, score its
   deadline; counted with ZCARD, pruned (those past their deadline) only at the cap.
 
-  Input:
-    KEYS[3i-2]    the counters of decision i (<prefix>lim:{<client>}:<toolId>)
-    KEYS[3i-1]    its leases (<prefix>lim:{<client>}:<toolId>:l)
-    KEYS[3i]      the client's quota hash (<prefix>lim:{<client>}:@quota)
+  Input: each client and tool named once, however many of the call's decisions are theirs.
+    KEYS[3t-2]    the counters of key triple t (<prefix>lim:{<client>}:<toolId>)
+    KEYS[3t-1]    its leases (<prefix>lim:{<client>}:<toolId>:l)
+    KEYS[3t]      the client's quota hash (<prefix>lim:{<client>}:@quota)
     ARGV[1]       now in ms (0: Redis server time)
     ARGV[2]       P, the number of policies
     then P policies of 15: tier, limit, burst, windowMs, budgetMs, cap, leaseMs, then the
       8 quotas (-1: none): per tool runs and ms a day, runs and ms a month, then per key alike
-    then per decision 4: policy index (from 0), points (0: no rate count), admit (1/0), leaseId
-  Output:
-    per decision 10: consumed, msBeforeNext, allowed (1/0), budgetUsed, budgetPttl, leases
-    (leases -1 at the cap, 0 when the budget or a quota is spent; 0, -2, 0 without the
-    admission), then the quotas: state (0 none applies, 1 within, 2 one is spent), the index
-    of the quota spent or else of the most used, its use and the ms to its window's end
+    then per group: key triple t (from 1), policy index (from 0), points (0: no rate count),
+      admit (1/0), k (its decisions), then with admit its k leaseIds
+  Output: per group 16 (src/limits/groups.ts turns them into a reply per decision):
+    n0, ttl: the rate counter before the group and the ms to its window's end;
+    i0, bttl: the first decision over the limit (k + 1: none) and the ms to the burst
+      window's end;
+    allowed: how many decisions (the first ones) the rate allowed;
+    spent (1: the budget is spent), used, pttl: the budget read for the admissions (used 0,
+      pttl -2 with no window);
+    c0, a0, c1, a1: leases held before the admissions and how many were taken, then, when the
+      cap was reached, held after pruning those past their deadline and how many more;
+    qs, qi, qused, qms: the quotas (a group of one): state (0 none applies or no admission
+      asked, 1 within, 2 one is spent), the index of the quota spent or else of the most used,
+      its use and the ms to its window's end
 ]]
 -- @include now
 -- @include expiry
@@ -63,7 +73,7 @@ local function stateOf(key, leases)
   local h = {}
   local flat = redis.call('HGETALL', key)
   for j = 1, #flat, 2 do h[flat[j]] = tonumber(flat[j + 1]) end
-  S = { key = key, leases = leases, h = h, dirty = {}, card = nil, adds = {}, lx = nil }
+  S = { key = key, leases = leases, h = h, dirty = {}, card = nil, adds = {}, na = 0, lx = nil }
   states[key] = S
   order[#order + 1] = S
   return S
@@ -87,43 +97,55 @@ local function roll(S, dayEnd, monthEnd)
   end
 end
 
+-- A counter `c` and its window's end `e` before a group counts: the window started again
+-- (from 0, ending windowMs from now) if it has ended, and then `need` raised to its end.
+local function counter(S, c, e, windowMs, need)
+  local n, ends = S.h[c] or 0, S.h[e] or 0
+  if ends <= now then
+    n, ends = 0, now + windowMs
+    put(S, e, ends)
+    if ends > need then need = ends end
+  end
+  return n, ends, need
+end
+
 local first = 3 + tonumber(ARGV[2]) * 15
-local out = {}
-for i = 1, #KEYS / 3 do
-  local S = stateOf(KEYS[3 * i - 2], KEYS[3 * i - 1])
+local out, o = {}, 0
+local a = first
+while a <= #ARGV do
+  local t = 3 * tonumber(ARGV[a])
+  local S = stateOf(KEYS[t - 2], KEYS[t - 1])
   local h = S.h
-  local r = first + (i - 1) * 4
-  local P = pol[tonumber(ARGV[r])]
-  local points = tonumber(ARGV[r + 1])
+  local P = pol[tonumber(ARGV[a + 1])]
+  local points = tonumber(ARGV[a + 2])
+  local asked = ARGV[a + 3] == '1'
+  local k = tonumber(ARGV[a + 4])
+  local ids = a + 5
+  a = asked and ids + k or ids
   local need = 0
-  local function count(c, e)
-    local n, ends = h[c] or 0, h[e] or 0
-    if ends <= now then
-      n = 0
-      ends = now + P.windowMs
-      put(S, e, ends)
-      if ends > need then need = ends end
-    end
-    n = n + points
-    put(S, c, n)
-    return n, ends - now
-  end
 
-  local consumed, ttl, allowed = 0, 0, 1
+  -- The rate limit: every decision counts (refused ones too); those past `limit` count
+  -- against the burst as well, and go while it lasts.
+  local n0, ttl, i0, b0, bttl, allowed = 0, 0, k + 1, 0, 0, k
   if points > 0 then
-    consumed, ttl = count(P.cn, P.en)
-    if consumed > P.limit then
-      local b, bttl = count(P.bn, P.fn)
-      if bttl < ttl then ttl = bttl end
-      if b > P.burst then allowed = 0 end
+    local ends
+    n0, ends, need = counter(S, P.cn, P.en, P.windowMs, need)
+    ttl = ends - now
+    put(S, P.cn, n0 + k * points)
+    if n0 + k * points > P.limit then
+      i0 = math.max(1, math.floor((P.limit - n0) / points) + 1)
+      b0, ends, need = counter(S, P.bn, P.fn, P.windowMs, need)
+      bttl = ends - now
+      put(S, P.bn, b0 + (k - i0 + 1) * points)
+      allowed = math.min(k, i0 - 1 + math.max(0, math.floor((P.burst - b0) / points)))
     end
   end
 
-  local used, pttl, n = 0, -2, 0
+  local spent, used, pttl, c0, a0, c1, a1 = 0, 0, -2, 0, 0, 0, 0
   local created = false
   local qs, qi, qused, qms = 0, -1, 0, 0
   local Q = nil
-  local admit = allowed == 1 and ARGV[r + 2] == '1'
+  local admit = asked and allowed > 0
   if admit and (P.tq or P.kq) then
     local monthEnd = monthEndOf(now)
     if P.tq then
@@ -131,7 +153,7 @@ for i = 1, #KEYS / 3 do
       if monthEnd > need then need = monthEnd end
     end
     if P.kq then
-      Q = stateOf(KEYS[3 * i], nil)
+      Q = stateOf(KEYS[t], nil)
       roll(Q, dayEndOf(now), monthEnd)
       local grown = expiry(Q.h['x'] or 0, monthEnd)
       if grown then put(Q, 'x', grown) end
@@ -151,25 +173,37 @@ for i = 1, #KEYS / 3 do
       used = h['u'] or 0
       pttl = ends - now
     end
-    if used < P.budgetMs then
+    if used >= P.budgetMs then
+      spent = 1
+    else
+      -- Leases while the cap allows; at the cap, those past their deadline are pruned once
+      -- (pruning again in this call would find no more: `now` is one for the call).
       if S.card == nil then S.card = redis.call('ZCARD', S.leases) end
-      n = S.card
-      if n >= P.cap then
-        redis.call('ZREMRANGEBYSCORE', S.leases, '-inf', now)
-        S.card = redis.call('ZCARD', S.leases) + #S.adds / 2
-        n = S.card
+      local deadline = now + P.leaseMs
+      local d = deadline % 1 == 0 and string.format('%d', deadline) or deadline
+      c0 = S.card
+      a0 = math.min(allowed, math.max(0, P.cap - c0))
+      for j = 0, a0 - 1 do
+        S.adds[S.na + 1] = d
+        S.adds[S.na + 2] = ARGV[ids + j]
+        S.na = S.na + 2
       end
-      if n >= P.cap then
-        n = -1
-      else
-        local deadline = now + P.leaseMs
-        S.adds[#S.adds + 1] = deadline
-        S.adds[#S.adds + 1] = ARGV[r + 3]
-        created = n == 0
-        n = n + 1
-        S.card = n
+      S.card = c0 + a0
+      if a0 < allowed then
+        redis.call('ZREMRANGEBYSCORE', S.leases, '-inf', now)
+        c1 = redis.call('ZCARD', S.leases) + S.na / 2
+        a1 = math.min(allowed - a0, math.max(0, P.cap - c1))
+        for j = a0, a0 + a1 - 1 do
+          S.adds[S.na + 1] = d
+          S.adds[S.na + 2] = ARGV[ids + j]
+          S.na = S.na + 2
+        end
+        S.card = c1 + a1
+      end
+      created = (c0 == 0 and a0 > 0) or (c1 == 0 and a1 > 0)
+      if a0 + a1 > 0 then
         if deadline > need then need = deadline end
-        -- A quota counts each admitted run.
+        -- A quota counts each admitted run (a group of one).
         if P.tq then
           put(S, 'dr', h['dr'] + 1)
           put(S, 'mr', h['mr'] + 1)
@@ -200,16 +234,10 @@ for i = 1, #KEYS / 3 do
   local grown = expiry(x, need)
   if grown then put(S, 'x', grown) end
   if grown or created then S.lx = grown or x end
-  out[#out + 1] = consumed
-  out[#out + 1] = ttl
-  out[#out + 1] = allowed
-  out[#out + 1] = used
-  out[#out + 1] = pttl
-  out[#out + 1] = n
-  out[#out + 1] = qs
-  out[#out + 1] = qi
-  out[#out + 1] = qused
-  out[#out + 1] = qms
+  out[o + 1], out[o + 2], out[o + 3], out[o + 4], out[o + 5] = n0, ttl, i0, bttl, allowed
+  out[o + 6], out[o + 7], out[o + 8], out[o + 9], out[o + 10], out[o + 11] = spent, used, pttl, c0, a0, c1
+  out[o + 12], out[o + 13], out[o + 14], out[o + 15], out[o + 16] = a1, qs, qi, qused, qms
+  o = o + 16
 end
 
 -- One write per key: its changed counters, its new leases, their expiries.
@@ -222,7 +250,7 @@ for _, S in ipairs(order) do
   if #set > 0 then redis.call('HSET', S.key, unpack(set)) end
   -- After the writes: PEXPIREAT on a key not yet written does nothing.
   if S.dirty['x'] then redis.call('PEXPIREAT', S.key, S.h['x']) end
-  if #S.adds > 0 then redis.call('ZADD', S.leases, unpack(S.adds)) end
+  if S.na > 0 then redis.call('ZADD', S.leases, unpack(S.adds)) end
   if S.lx then redis.call('PEXPIREAT', S.leases, S.lx) end
 end
 return out

@@ -1,17 +1,21 @@
 --[[
   After runs: give each lease back and charge the run's worker time to the budget window and
   to the quotas that apply: the steps of release() in src/limits/decide.ts, in order.
-  Releases on the same key within a call share one ZREM and one read and write of its
-  counters. Giving back a lease already given back or pruned does nothing, so a release
+  Releases on the same key within a call share one read and write of its counters, and a
+  group's leases one ZREM. Giving back a lease already given back or pruned does nothing, so a release
   retried after an outage is safe.
 
-  Input:
-    KEYS[3i-2]    the counters of release i
-    KEYS[3i-1]    its leases
-    KEYS[3i]      the client's quota hash
+  Input: the releases grouped by the hub (src/limits/groups.ts): those of one client and
+  tool with the same budget window and quotas are one group, their worker time summed (a
+  charge of the sum is the charges one after the other: the window restarts at most once, at
+  the group's first, as `now` is one for the call).
+    KEYS[3t-2]    the counters of key triple t
+    KEYS[3t-1]    its leases
+    KEYS[3t]      the client's quota hash
     ARGV[1]       now in ms (0: Redis server time)
-    then per release 4: leaseId, chargedMs (0: none), windowMs (the budget window), quotas
-      (bits: 1 a quota per tool applies, 2 one per key)
+    then per group: key triple t (from 1), k (its leases), chargedMs (their sum; 0: none),
+      windowMs (the budget window), quotas (bits: 1 a quota per tool applies, 2 one per
+      key), then the k leaseIds
   Output:
     1
 ]]
@@ -20,10 +24,10 @@
 -- @include calendar
 
 local states, order = {}, {}
-local function stateOf(key, leases)
+local function stateOf(key)
   local S = states[key]
   if S then return S end
-  S = { key = key, leases = leases, gone = {}, h = nil, dirty = {}, any = false }
+  S = { key = key, h = nil, dirty = {}, any = false }
   states[key] = S
   order[#order + 1] = S
   return S
@@ -60,22 +64,24 @@ local function charge(S, ms, monthEnd)
   if grown then put(S, 'x', grown) end
 end
 
-for i = 1, #KEYS / 3 do
-  local S = stateOf(KEYS[3 * i - 2], KEYS[3 * i - 1])
-  local a = 2 + (i - 1) * 4
-  S.gone[#S.gone + 1] = ARGV[a]
-  local ms = tonumber(ARGV[a + 1])
-  local quotas = tonumber(ARGV[a + 3])
+local a = 2
+while a <= #ARGV do
+  local t = 3 * tonumber(ARGV[a])
+  local k = tonumber(ARGV[a + 1])
+  local ms = tonumber(ARGV[a + 2])
+  local quotas = tonumber(ARGV[a + 4])
+  local S = stateOf(KEYS[t - 2])
+  redis.call('ZREM', KEYS[t - 1], unpack(ARGV, a + 5, a + 4 + k))
   if ms > 0 and quotas > 0 then
     local monthEnd = monthEndOf(now)
     if quotas % 2 == 1 then charge(S, ms, monthEnd) end
-    if quotas >= 2 then charge(stateOf(KEYS[3 * i], nil), ms, monthEnd) end
+    if quotas >= 2 then charge(stateOf(KEYS[t]), ms, monthEnd) end
   end
   if ms > 0 then
     local h = counters(S)
     local v = h['v'] or 0
     if v <= now then
-      v = now + tonumber(ARGV[a + 2])
+      v = now + tonumber(ARGV[a + 3])
       put(S, 'u', ms)
       put(S, 'v', v)
     else
@@ -84,10 +90,10 @@ for i = 1, #KEYS / 3 do
     local grown = expiry(h['x'] or 0, v)
     if grown then put(S, 'x', grown) end
   end
+  a = a + 5 + k
 end
 
 for _, S in ipairs(order) do
-  if S.leases then redis.call('ZREM', S.leases, unpack(S.gone)) end
   if S.any then
     local set = {}
     for field in pairs(S.dirty) do
