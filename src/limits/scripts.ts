@@ -16,6 +16,5 @@ export function loadScript(name: string): string {
   );
 }
 
-export const DECIDE_LUA = loadScript('decide');
-export const RELEASE_LUA = loadScript('release');
+export const TURN_LUA = loadScript('turn');
 export const USAGE_LUA = loadScript('usage');
