@@ -2,8 +2,8 @@ import { dayEndOf, monthEndOf } from './calendar.js';
 import type { DecideReply, ReleaseRequest, StorePolicy } from './store.js';
 
 /**
- * The limit algorithm, in TypeScript for the in-process store; src/limits/lua/turn.lua is
- * the same steps in Redis, field for field, and src/limits/stores.test.ts
+ * The limit algorithm, in TypeScript for the in-process store; src/limits/lua/decide.lua and
+ * release.lua are the same steps in Redis, field for field, and src/limits/stores.test.ts
  * drives both through the same random sequences. One client's state on one tool:
  *
  * - counters (a Redis hash): `c<tier>`/`e<tier>` the rate counter and its window's end,
@@ -57,7 +57,7 @@ function hasQuota(p: StorePolicy, from: number): boolean {
 
 /**
  * Counts and admits, changing `s` (and `q`, the client's quota state, when a quota per key
- * applies); answers as turn.lua does.
+ * applies); answers as decide.lua does.
  */
 export function decide(
   s: State,
@@ -176,7 +176,7 @@ export function decide(
   return [consumed, ttl, allowed, used, pttl, n, qs, qi, qused, qms];
 }
 
-/** Gives the lease back and charges the budget and the quotas that apply; as turn.lua does. */
+/** Gives the lease back and charges the budget and the quotas that apply; as release.lua does. */
 export function release(s: State, r: ReleaseRequest, now: number, quotaState: () => State): void {
   const h = s.counters;
   if (s.leasesExpireAt <= now) s.leases.clear();

@@ -1,14 +1,14 @@
 import type { DecideReply, DecideRequest, ReleaseRequest } from './store.js';
 
-// How a call to turn.lua carries its requests: in groups the script works
+// How a call to decide.lua or release.lua carries its requests: in groups the script works
 // out at once, each request's answer read back from its group's (docs/architecture.md,
 // "The limiter"). A busy client's turn is many requests alike; per request, Lua is slow.
 
-/** Numbers turn.lua answers per decision group (its header lists them). */
+/** Numbers decide.lua answers per group (its header lists them). */
 export const GROUP_REPLY = 16;
 
 /**
- * A call's decisions cut into groups for turn.lua: consecutive decisions alike (one key,
+ * A call's decisions cut into groups for decide.lua: consecutive decisions alike (one key,
  * policy, points and admission) are one group, which the script works out at once; a policy
  * with quotas makes groups of one, as each admitted run moves its quota counts. Only
  * neighbours join, so the decisions are applied in the order they came.
@@ -74,7 +74,7 @@ export function expandGroup(r: DecideRequest, k: number, flat: readonly number[]
 }
 
 /**
- * Releases of one client and tool with the same budget window and quotas, in order: turn.lua
+ * Releases of one client and tool with the same budget window and quotas, in order: release.lua
  * charges each group's summed worker time once and gives its leases back with one ZREM.
  */
 export function releaseGroups(reqs: readonly ReleaseRequest[]): ReleaseRequest[][] {

@@ -1,7 +1,7 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { RedisTarget } from '../config/redis-target.js';
 import { EVENTS } from '../shared/events.js';
-import { TURN_LUA, USAGE_LUA } from './scripts.js';
+import { DECIDE_LUA, RELEASE_LUA, USAGE_LUA } from './scripts.js';
 
 /**
  * The limiter's Redis connection and its health. Commands fail fast instead of
@@ -52,7 +52,8 @@ export class LimiterRedis {
     this.client.on('error', () => this.failed('connection error'));
     this.client.on('ready', () => this.markUp());
     // No fixed key count: the caller sends one call for many requests (src/limits/redis-store.ts).
-    this.client.defineCommand('toolhubTurn', { lua: TURN_LUA });
+    this.client.defineCommand('toolhubDecide', { lua: DECIDE_LUA });
+    this.client.defineCommand('toolhubRelease', { lua: RELEASE_LUA });
     this.client.defineCommand('toolhubUsage', { lua: USAGE_LUA, numberOfKeys: 2 });
   }
 
@@ -105,8 +106,10 @@ export class LimiterRedis {
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    /** `numKeys`, then the keys, then the arguments (src/limits/lua/turn.lua). */
-    toolhubTurn(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
+    /** `numKeys`, then the keys, then the arguments (src/limits/lua/decide.lua). */
+    toolhubDecide(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
+    /** `numKeys`, then the keys, then the arguments (src/limits/lua/release.lua). */
+    toolhubRelease(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number>;
     /** The counters, the leases, now, the tier (src/limits/lua/usage.lua). */
     toolhubUsage(counters: string, leases: string, now: number, tier: string): Promise<number[]>;
   }

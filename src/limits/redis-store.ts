@@ -10,78 +10,68 @@ import {
   type UsageReply,
 } from './store.js';
 
-/** Most requests (decisions and releases) sent in one script call. */
+/** Most decisions sent in one script call. */
 const MAX_PER_CALL = 256;
 
-/** A request of the turn: a decision (answered with its reply) or a release. */
-type TurnItem = { decide: DecideRequest; release?: never } | { release: ReleaseRequest; decide?: never };
-
 /**
- * The Redis limit store: turn.lua (src/limits/lua/). The releases and the decisions of one
- * event-loop turn leave as one script call (releases first), in groups (src/limits/groups.ts):
- * every request of the turn shares one write, one reply and one script run. A script call
- * names only declared keys, three per client and tool (its counters, its leases and the
- * client's quotas, in the client's hash slot), each named once however many requests use
- * them; on a Redis Cluster, where a call's keys must share a slot, each call carries one
- * request, through the same script.
+ * The Redis limit store: decide.lua and release.lua (src/limits/lua/). The decisions of one
+ * event-loop turn leave as one script call per kind (src/limits/redis-store.ts): every
+ * request that arrived in the turn shares one write and one reply. A script call names only
+ * declared keys, three per client and tool (its counters, its leases and the client's quotas,
+ * in the client's hash slot), each named once however many decisions use them; on a Redis
+ * Cluster, where a call's keys must share a slot, each call carries one decision, through
+ * the same script.
  */
 export class RedisStore implements LimitStore {
-  private readonly turn: TurnQueue<TurnItem, DecideReply | undefined>;
+  private readonly decisions: TurnQueue<DecideRequest, DecideReply>;
+  private readonly releases: TurnQueue<ReleaseRequest, undefined>;
 
   /** `now`: the clock the scripts count by; 0 (the default) is Redis's own (TIME). */
   constructor(
     private readonly redis: LimiterRedis,
     private readonly now: () => number = () => 0,
   ) {
-    this.turn = new TurnQueue(redis.cluster ? 1 : MAX_PER_CALL, (items) => this.send(items));
-  }
-
-  /** Decided with the turn's other requests (the caller waits for the turn's end: src/limits/limits.ts). */
-  decide(request: DecideRequest): Promise<DecideReply> {
-    return this.turn.push({ decide: request }) as Promise<DecideReply>;
-  }
-
-  /** Given back with the turn's decisions: it waits for the end of the turn, as they do. */
-  async release(request: ReleaseRequest): Promise<void> {
-    await endOfTurn();
-    await this.turn.push({ release: request });
-  }
-
-  private async send(items: TurnItem[]): Promise<(DecideReply | undefined)[]> {
-    const decisions: DecideRequest[] = [];
-    const releases: ReleaseRequest[] = [];
-    for (const item of items) {
-      if (item.decide) decisions.push(item.decide);
-      else releases.push(item.release);
-    }
-    const keys = new KeyTriples();
-    const policies = new Map<StorePolicy, number>();
-    const head: (string | number)[] = [this.now(), 0];
-    const released = releaseGroups(releases);
-    const args: (string | number)[] = [released.length];
-    for (const g of released) {
-      args.push(keys.of(g[0]!), g.length, sumCharged(g), g[0]!.windowMs, g[0]!.quotas);
-      for (const r of g) args.push(r.leaseId);
-    }
-    const groups = decisionGroups(decisions);
-    for (const g of groups) {
-      const r = g[0]!;
-      let index = policies.get(r.policy);
-      if (index === undefined) {
-        index = policies.size;
-        policies.set(r.policy, index);
-        const p = r.policy;
-        head.push(p.tier, p.limit, p.burst, p.windowMs, p.budgetMs, p.cap, p.leaseMs, ...p.quotas);
+    const perCall = redis.cluster ? 1 : MAX_PER_CALL;
+    this.decisions = new TurnQueue(perCall, async (reqs) => {
+      const policies = new Map<StorePolicy, number>();
+      const head: (string | number)[] = [now(), 0];
+      const args: (string | number)[] = [];
+      const keys = new KeyTriples();
+      const groups = decisionGroups(reqs);
+      for (const g of groups) {
+        const r = g[0]!;
+        let index = policies.get(r.policy);
+        if (index === undefined) {
+          index = policies.size;
+          policies.set(r.policy, index);
+          const p = r.policy;
+          head.push(p.tier, p.limit, p.burst, p.windowMs, p.budgetMs, p.cap, p.leaseMs, ...p.quotas);
+        }
+        args.push(keys.of(r), index, r.points, r.admit ? 1 : 0, g.length);
+        if (r.admit) for (const d of g) args.push(d.leaseId);
       }
-      args.push(keys.of(r), index, r.points, r.admit ? 1 : 0, g.length);
-      if (r.admit) for (const d of g) args.push(d.leaseId);
-    }
-    head[1] = policies.size;
-    const flat = await this.redis.client.toolhubTurn(keys.list.length, ...keys.list, ...head, ...args);
-    const replies = groups.flatMap((g, i) => expandGroup(g[0]!, g.length, flat, i * GROUP_REPLY));
-    // Each decision's reply in its place among the items; a release answers nothing.
-    let next = 0;
-    return items.map((item) => (item.decide ? replies[next++] : undefined));
+      head[1] = policies.size;
+      const flat = await redis.client.toolhubDecide(keys.list.length, ...keys.list, ...head, ...args);
+      return groups.flatMap((g, i) => expandGroup(g[0]!, g.length, flat, i * GROUP_REPLY));
+    });
+    this.releases = new TurnQueue(perCall, async (reqs) => {
+      const keys = new KeyTriples();
+      const args: (string | number)[] = [now()];
+      for (const g of releaseGroups(reqs)) {
+        args.push(keys.of(g[0]!), g.length, sumCharged(g), g[0]!.windowMs, g[0]!.quotas);
+        for (const r of g) args.push(r.leaseId);
+      }
+      await redis.client.toolhubRelease(keys.list.length, ...keys.list, ...args);
+      return reqs.map(() => undefined);
+    });
+  }
+
+  decide(request: DecideRequest): Promise<DecideReply> {
+    return this.decisions.push(request);
+  }
+
+  async release(request: ReleaseRequest): Promise<void> {
+    await this.releases.push(request);
   }
 
   async usage(key: string, tier: string): Promise<UsageReply> {
@@ -110,8 +100,8 @@ class KeyTriples {
 }
 
 /**
- * Requests queued in this tick, sent together (in chunks of `perCall`) on the next: one
- * script call, one write and one reply for a turn's requests.
+ * Requests of one kind queued in this tick, sent together (in chunks of `perCall`) on the
+ * next: with ioredis auto-pipelining, one write and one reply for a turn's requests.
  */
 export class TurnQueue<Req, Rep> {
   private queue: { req: Req; resolve: (r: Rep) => void; reject: (e: unknown) => void }[] = [];

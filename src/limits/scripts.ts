@@ -16,5 +16,6 @@ export function loadScript(name: string): string {
   );
 }
 
-export const TURN_LUA = loadScript('turn');
+export const DECIDE_LUA = loadScript('decide');
+export const RELEASE_LUA = loadScript('release');
 export const USAGE_LUA = loadScript('usage');

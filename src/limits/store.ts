@@ -1,7 +1,7 @@
 /**
  * The limit store (docs/architecture.md, "The limiter"): one interface, two implementations
  * with one algorithm, in-process (src/limits/memory-store.ts, over src/limits/decide.ts) and
- * Redis (src/limits/redis-store.ts, over src/limits/lua/turn.lua). Every
+ * Redis (src/limits/redis-store.ts, over src/limits/lua/decide.lua and release.lua). Every
  * key of one client shares one hash slot, so a decision is one atomic step on a single Redis,
  * behind Sentinel and on a Cluster alike.
  */

@@ -6,7 +6,7 @@ import { NO_QUOTAS, quotaBits } from '../config/quota.js';
 import { dayEndOf, monthEndOf } from './calendar.js';
 import { MemoryStore } from './memory-store.js';
 import { LimiterRedis } from './redis-client.js';
-import { endOfTurn, RedisStore } from './redis-store.js';
+import { RedisStore } from './redis-store.js';
 import type { DecideReply, StorePolicy } from './store.js';
 import { leasesKey } from './store.js';
 
@@ -43,8 +43,6 @@ type Step =
       runs: { key: number; tool: number; policy: number }[];
       points: number;
       admit: boolean;
-      /** Leases given back in the same turn: one script call, the releases first. */
-      freeing: number;
     }
   | { kind: 'release'; lease: number; chargedMs: number; together: number }
   | { kind: 'lose'; lease: number }
@@ -78,7 +76,6 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       ),
       points: fc.integer({ min: 0, max: 3 }),
       admit: fc.boolean(),
-      freeing: fc.integer({ min: 0, max: 2 }),
     }),
   },
   {
@@ -144,12 +141,6 @@ describe('the two limit stores', () => {
           const touched = new Set<string>();
           const memory = new MemoryStore(() => now);
           const shared = new RedisStore(redis, () => now);
-          // Its script calls (one per turn): the store's own sender, as ioredis's auto-pipeline
-          // calls a custom command through the client's method again.
-          const turnCalls = vi.spyOn(
-            shared as unknown as { send: (items: unknown[]) => Promise<unknown> },
-            'send',
-          );
           const leases: { key: string; quotaKey: string; id: string; windowMs: number; quotas: number }[] =
             [];
           let ids = 0;
@@ -187,26 +178,9 @@ describe('the two limit stores', () => {
                 const policy = POLICIES[run.policy]!;
                 return { key, quotaKey, policy, points: s.points, admit: s.admit, leaseId: `${ids++}` };
               });
-              const freed = leases.splice(0, s.freeing).map((lease) => ({
-                key: lease.key,
-                quotaKey: lease.quotaKey,
-                leaseId: lease.id,
-                chargedMs: 5,
-                windowMs: lease.windowMs,
-                quotas: lease.quotas,
-              }));
-              for (const r of freed) await memory.release(r);
               const mine = rs.map((r) => memory.decideNow(r));
-              // The releases wait for the turn's end; decisions sent then share their call.
-              const calls = turnCalls.mock.calls.length;
-              const turn = endOfTurn();
-              const released = freed.map((r) => shared.release(r));
-              await turn;
               const theirs = await Promise.all(rs.map((r) => shared.decide(r)));
-              await Promise.all(released);
-              expect(turnCalls.mock.calls.length - calls).toBe(1);
               expect(theirs, JSON.stringify({ step: s, now })).toEqual(mine);
-              for (const k of new Set(freed.flatMap((r) => [r.key, r.quotaKey]))) await sameFields(k);
               for (const reply of mine) seen[reply[6]] = (seen[reply[6]] ?? 0) + 1;
               for (const k of new Set(rs.flatMap((r) => [r.key, r.quotaKey]))) await sameFields(k);
               for (const [j, r] of rs.entries())
@@ -246,16 +220,9 @@ describe('the two limit stores', () => {
                 runs: [{ key: 0, tool: 0, policy: 3 }],
                 points: 1,
                 admit: true,
-                freeing: 0,
               })),
               { kind: 'wait' as const, ms: 86_400_000 },
-              {
-                kind: 'decide' as const,
-                runs: [{ key: 0, tool: 1, policy: 3 }],
-                points: 1,
-                admit: true,
-                freeing: 0,
-              },
+              { kind: 'decide' as const, runs: [{ key: 0, tool: 1, policy: 3 }], points: 1, admit: true },
             ],
             false,
             0,
@@ -264,9 +231,9 @@ describe('the two limit stores', () => {
           // prune is more than the group has left.
           [
             [
-              { kind: 'decide' as const, runs: [0, 0].map(() => pro), points: 0, admit: true, freeing: 0 },
+              { kind: 'decide' as const, runs: [0, 0].map(() => pro), points: 0, admit: true },
               { kind: 'wait' as const, ms: 2000 },
-              { kind: 'decide' as const, runs: [0, 0].map(() => pro), points: 0, admit: true, freeing: 0 },
+              { kind: 'decide' as const, runs: [0, 0].map(() => pro), points: 0, admit: true },
             ],
             false,
             0,

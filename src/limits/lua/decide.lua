@@ -1,19 +1,13 @@
 --[[
-  A turn's limit work in one call: its releases, then its decisions. What the steps of
-  src/limits/decide.ts (release, then decide) give, one after another, field for field
-  (src/limits/stores.test.ts drives both stores alike). One client's counters on one tool
-  and its leases are two keys of one hash slot (a Redis Cluster takes a call whose keys share
-  a slot): a small hash of counters and a sorted set of leases. Each key is read once per
-  call and written once; a call's new leases are added with one ZADD.
-
-  The hub sends both in groups (src/limits/groups.ts). Releases alike (one client and tool,
-  one budget window and quotas) are a group: their leases given back with one ZREM, their
-  worker time summed and charged once (the charges one after the other: the window restarts
-  at most once, at the first, as `now` is one for the call). Consecutive decisions alike (one
-  client, tool, policy, points and admission) are a group worked out at once; a policy with
-  quotas has groups of one (each admitted run moves its quota counts). A turn's many runs of
-  one client cost Redis about what one costs. Giving back a lease already given back or
-  pruned does nothing, so a release retried after an outage is safe.
+  Rate limit and admission of several decisions in one call: what the steps of
+  src/limits/decide.ts give, decision after decision, field for field
+  (src/limits/stores.test.ts drives both alike). One client's decisions on one tool use two keys of one hash slot (a Redis Cluster
+  takes a call whose keys share a slot): a small hash of counters and a sorted set of leases.
+  The hub sends the decisions of a call in groups: consecutive decisions alike (one client,
+  tool, policy, points and admission) are one group, worked out at once; a policy with quotas
+  has groups of one (each admitted run moves its quota counts). Counters are read once per key
+  and written once, and a call's new leases added with one ZADD: a turn's many runs of one
+  client cost Redis about what one costs.
 
   Counters: c<tier>/e<tier> rate counter and window end, b<tier>/f<tier> burst counter and
   end, u/v budget used and window end, x the keys' expiry; quotas (in the tool's counters for
@@ -21,7 +15,7 @@
   end of the UTC day, mr/mm/me of the UTC month. Leases: member the lease id, score its
   deadline; counted with ZCARD, pruned (those past their deadline) only at the cap.
 
-  Input: each client and tool named once, however many of the call's requests are theirs.
+  Input: each client and tool named once, however many of the call's decisions are theirs.
     KEYS[3t-2]    the counters of key triple t (<prefix>lim:{<client>}:<toolId>)
     KEYS[3t-1]    its leases (<prefix>lim:{<client>}:<toolId>:l)
     KEYS[3t]      the client's quota hash (<prefix>lim:{<client>}:@quota)
@@ -29,12 +23,9 @@
     ARGV[2]       P, the number of policies
     then P policies of 15: tier, limit, burst, windowMs, budgetMs, cap, leaseMs, then the
       8 quotas (-1: none): per tool runs and ms a day, runs and ms a month, then per key alike
-    then R, the number of release groups, and per release group: key triple t (from 1), k
-      (its leases), chargedMs (their sum; 0: none), windowMs (the budget window), quotas
-      (bits: 1 a quota per tool applies, 2 one per key), then the k leaseIds
-    then per decision group: key triple t, policy index (from 0), points (0: no rate count),
+    then per group: key triple t (from 1), policy index (from 0), points (0: no rate count),
       admit (1/0), k (its decisions), then with admit its k leaseIds
-  Output: per decision group 16 (src/limits/groups.ts turns them into a reply per decision):
+  Output: per group 16 (src/limits/groups.ts turns them into a reply per decision):
     n0, ttl: the rate counter before the group and the ms to its window's end;
     i0, bttl: the first decision over the limit (k + 1: none) and the ms to the burst
       window's end;
@@ -106,15 +97,6 @@ local function roll(S, dayEnd, monthEnd)
   end
 end
 
--- A release charges a quota hash its worker time, in the quota windows of now.
-local function charge(S, ms, monthEnd)
-  roll(S, dayEndOf(now), monthEnd)
-  put(S, 'dm', S.h['dm'] + ms)
-  put(S, 'mm', S.h['mm'] + ms)
-  local grown = expiry(S.h['x'] or 0, monthEnd)
-  if grown then put(S, 'x', grown) end
-end
-
 -- A counter `c` and its window's end `e` before a group counts: the window started again
 -- (from 0, ending windowMs from now) if it has ended, and then `need` raised to its end.
 local function counter(S, c, e, windowMs, need)
@@ -127,39 +109,9 @@ local function counter(S, c, e, windowMs, need)
   return n, ends, need
 end
 
--- The releases first: what they free and charge is there for the decisions after them.
-local a = 3 + tonumber(ARGV[2]) * 15
-local releases = tonumber(ARGV[a])
-a = a + 1
-for _ = 1, releases do
-  local t = 3 * tonumber(ARGV[a])
-  local k = tonumber(ARGV[a + 1])
-  local ms = tonumber(ARGV[a + 2])
-  local quotas = tonumber(ARGV[a + 4])
-  local S = stateOf(KEYS[t - 2], KEYS[t - 1])
-  redis.call('ZREM', S.leases, unpack(ARGV, a + 5, a + 4 + k))
-  if ms > 0 then
-    local h = S.h
-    if quotas > 0 then
-      local monthEnd = monthEndOf(now)
-      if quotas % 2 == 1 then charge(S, ms, monthEnd) end
-      if quotas >= 2 then charge(stateOf(KEYS[t], nil), ms, monthEnd) end
-    end
-    local v = h['v'] or 0
-    if v <= now then
-      v = now + tonumber(ARGV[a + 3])
-      put(S, 'u', ms)
-      put(S, 'v', v)
-    else
-      put(S, 'u', h['u'] + ms)
-    end
-    local grown = expiry(h['x'] or 0, v)
-    if grown then put(S, 'x', grown) end
-  end
-  a = a + 5 + k
-end
-
+local first = 3 + tonumber(ARGV[2]) * 15
 local out, o = {}, 0
+local a = first
 while a <= #ARGV do
   local t = 3 * tonumber(ARGV[a])
   local S = stateOf(KEYS[t - 2], KEYS[t - 1])
