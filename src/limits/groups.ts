@@ -1,3 +1,4 @@
+import { quotaBits } from '../config/quota.js';
 import type { DecideReply, DecideRequest, ReleaseRequest } from './store.js';
 
 // How a call to decide.lua or release.lua carries its requests: in groups the script works
@@ -25,7 +26,7 @@ export function decisionGroups(reqs: readonly DecideRequest[]): DecideRequest[][
       head.policy === r.policy &&
       head.points === r.points &&
       head.admit === r.admit &&
-      !hasQuotas(r)
+      quotaBits(r.policy.quotas) === 0
     )
       last.push(r);
     else {
@@ -34,10 +35,6 @@ export function decisionGroups(reqs: readonly DecideRequest[]): DecideRequest[][
     }
   }
   return groups;
-}
-
-function hasQuotas(r: DecideRequest): boolean {
-  return r.policy.quotas.some((q) => q >= 0);
 }
 
 type GroupReply = [
@@ -56,6 +53,8 @@ export function expandGroup(r: DecideRequest, k: number, flat: readonly number[]
     at + GROUP_REPLY,
   ) as GroupReply;
   const p = r.points;
+  // The budget as read for the admissions: the same for every admitted decision of the group.
+  const [budgetUsed, budgetPttl] = qs === 2 ? [0, -2] : [used, pttl];
   const out: DecideReply[] = [];
   for (let i = 1; i <= k; i++) {
     const consumed = p > 0 ? n0 + i * p : 0;
@@ -67,8 +66,7 @@ export function expandGroup(r: DecideRequest, k: number, flat: readonly number[]
     }
     let leases = 0;
     if (qs !== 2 && spent === 0) leases = i <= a0 ? c0 + i : i <= a0 + a1 ? c1 + (i - a0) : -1;
-    const budget = qs === 2 ? [0, -2] : [used, pttl];
-    out.push([consumed, ms, 1, budget[0]!, budget[1]!, leases, qs, qi, qused, qms]);
+    out.push([consumed, ms, 1, budgetUsed, budgetPttl, leases, qs, qi, qused, qms]);
   }
   return out;
 }
