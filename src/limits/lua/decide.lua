@@ -21,8 +21,9 @@
     KEYS[3t]      the client's quota hash (<prefix>lim:{<client>}:@quota)
     ARGV[1]       now in ms (0: Redis server time)
     ARGV[2]       P, the number of policies
-    then P policies of 15: tier, limit, burst, windowMs, budgetMs, cap, leaseMs, then the
-      8 quotas (-1: none): per tool runs and ms a day, runs and ms a month, then per key alike
+    then P policies: tier, limit, burst, windowMs, budgetMs, cap, leaseMs, nq, then nq
+      quotas: 0 where none applies, else 8 (-1: none): per tool runs and ms a day, runs and ms
+      a month, then per key alike (a policy without quotas spares Redis eight numbers)
     then per group: key triple t (from 1), policy index (from 0), points (0: no rate count),
       admit (1/0), k (its decisions), then with admit its k leaseIds
   Output: per group 16 (src/limits/groups.ts turns them into a reply per decision):
@@ -40,6 +41,7 @@
 ]]
 -- @include now
 -- @include expiry
+-- @include int
 -- @include calendar
 
 local QUSED = { [0] = 'dr', 'dm', 'mr', 'mm' }
@@ -47,22 +49,27 @@ local QEND = { [0] = 'de', 'de', 'me', 'me' }
 
 -- The policies, read once per call: each decision names one by its index.
 local pol = {}
+local a = 3
 for k = 0, tonumber(ARGV[2]) - 1 do
-  local p = 3 + k * 15
-  local tier = ARGV[p]
-  local q, tq, kq = {}, false, false
-  for j = 0, 7 do
-    q[j] = tonumber(ARGV[p + 7 + j])
-    if q[j] >= 0 then
-      if j < 4 then tq = true else kq = true end
-    end
-  end
-  pol[k] = {
+  local tier, nq = ARGV[a], tonumber(ARGV[a + 7])
+  local P = {
     cn = 'c' .. tier, en = 'e' .. tier, bn = 'b' .. tier, fn = 'f' .. tier,
-    limit = tonumber(ARGV[p + 1]), burst = tonumber(ARGV[p + 2]), windowMs = tonumber(ARGV[p + 3]),
-    budgetMs = tonumber(ARGV[p + 4]), cap = tonumber(ARGV[p + 5]), leaseMs = tonumber(ARGV[p + 6]),
-    q = q, tq = tq, kq = kq,
+    limit = tonumber(ARGV[a + 1]), burst = tonumber(ARGV[a + 2]), windowMs = tonumber(ARGV[a + 3]),
+    budgetMs = tonumber(ARGV[a + 4]), cap = tonumber(ARGV[a + 5]), leaseMs = tonumber(ARGV[a + 6]),
+    q = nil, tq = false, kq = false,
   }
+  if nq > 0 then
+    local q = {}
+    for j = 0, 7 do
+      q[j] = tonumber(ARGV[a + 8 + j])
+      if q[j] >= 0 then
+        if j < 4 then P.tq = true else P.kq = true end
+      end
+    end
+    P.q = q
+  end
+  pol[k] = P
+  a = a + 8 + nq
 end
 
 -- Each key's state in this call: its counters (read once), what changed, its leases.
@@ -109,9 +116,7 @@ local function counter(S, c, e, windowMs, need)
   return n, ends, need
 end
 
-local first = 3 + tonumber(ARGV[2]) * 15
 local out, o = {}, 0
-local a = first
 while a <= #ARGV do
   local t = 3 * tonumber(ARGV[a])
   local S = stateOf(KEYS[t - 2], KEYS[t - 1])
@@ -245,7 +250,7 @@ for _, S in ipairs(order) do
   local set = {}
   for field in pairs(S.dirty) do
     set[#set + 1] = field
-    set[#set + 1] = S.h[field]
+    set[#set + 1] = int(S.h[field])
   end
   if #set > 0 then redis.call('HSET', S.key, unpack(set)) end
   -- After the writes: PEXPIREAT on a key not yet written does nothing.

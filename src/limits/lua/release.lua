@@ -21,6 +21,7 @@
 ]]
 -- @include now
 -- @include expiry
+-- @include int
 -- @include calendar
 
 local states, order = {}, {}
@@ -98,7 +99,7 @@ for _, S in ipairs(order) do
     local set = {}
     for field in pairs(S.dirty) do
       set[#set + 1] = field
-      set[#set + 1] = S.h[field]
+      set[#set + 1] = int(S.h[field])
     end
     redis.call('HSET', S.key, unpack(set))
     -- The expiry moves only when a window outlives it (about once a minute, or a month).
