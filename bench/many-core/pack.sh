@@ -4,6 +4,8 @@
 # and .many-core/hub.tar.xz (HEAD built, production dependencies, tsx and autocannon for the
 # harness). Run from the repository root after `npm ci`; ~2 minutes, ~50 MB. Add
 # `/.many-core/` to .git/info/exclude so the pack travels only where it is carried.
+# BASE=<commit> adds .many-core/base.tar.xz, that commit built (its source and dist, using
+# HEAD's node_modules there: pack a base whose package-lock is HEAD's), for run.sh's A/B.
 set -euo pipefail
 root=$PWD
 out=$root/.many-core
@@ -31,4 +33,11 @@ cp -rn /tmp/mc-tools/node_modules/. /tmp/mc/node_modules/
 rm -rf /tmp/mc/node_modules/recheck-*
 tar -C /tmp --exclude=mc/.git -cf - mc | xz -T2 -6 >"$out/hub.tar.xz"
 rm -rf /tmp/mc-build /tmp/mc-tools
+if [ -n "${BASE:-}" ]; then
+  rm -rf /tmp/mc-base && git clone -q "$root" /tmp/mc-base && git -C /tmp/mc-base checkout -q "$BASE"
+  ln -s "$root/node_modules" /tmp/mc-base/node_modules && (cd /tmp/mc-base && npm run build >/dev/null)
+  rm /tmp/mc-base/node_modules
+  tar -C /tmp --exclude=mc-base/.git -cf - mc-base | xz -T2 -6 >"$out/base.tar.xz"
+  rm -rf /tmp/mc-base
+fi
 du -sh "$out"/*
