@@ -23,6 +23,9 @@ sleep 0.5; RPID=$(pgrep -f "redis-server.*:$RP"); echo "redis pid $RPID"
 cd /tmp/mc
 echo '{"tools":{"token-counter":{"limit":100000000,"burst":0,"computeBudgetMs":1e12,"maxInFlight":100000,"maxInFlightPerClient":100000}}}' > /tmp/fast.json
 ticks() { awk '{print $14+$15}' /proc/$1/stat; }
+# Script calls so far and their execution µs (INFO commandstats): calls per answer say how many
+# runs a call carries.
+evals() { node -e "const R=require('/tmp/mc/node_modules/ioredis');const r=new R($RP);r.info('commandstats').then(s=>{const m=/cmdstat_evalsha:calls=(\\d+),usec=(\\d+)/.exec(s)||[0,0,0];console.log(m[1]+' '+m[2]);r.disconnect()})"; }
 BODY='{"toolId":"token-counter","input":{"a":"Count the tokens of this short sentence."}}'
 # B: N hub processes on cores 0-11, autocannon with 3 worker threads on 12-14 (no single-thread ceiling)
 direct() { # $1 = processes, $2 = pool threads per process, $3 = the build (a tree)
@@ -31,10 +34,10 @@ direct() { # $1 = processes, $2 = pool threads per process, $3 = the build (a tr
   local hub=$!
   node -e "const u='http://127.0.0.1:$((18000 + $1))/readyz';(async()=>{for(let i=0;i<150;i++){try{if((await fetch(u)).ok)return}catch{}await new Promise(r=>setTimeout(r,200))}console.log('hub not ready')})()"
   taskset -c $GENC node node_modules/autocannon/autocannon.js -w 3 -c 256 -d 3 -m POST -H 'content-type: application/json' -b "$BODY" "http://127.0.0.1:$((18000 + $1))/api/tools/run/" > /dev/null 2>&1
-  local r0=$(ticks $RPID)
+  local e0=($(evals)) r0=$(ticks $RPID)
   taskset -c $GENC node node_modules/autocannon/autocannon.js -j -w 3 -c 256 -d $D -m POST -H 'content-type: application/json' -b "$BODY" "http://127.0.0.1:$((18000 + $1))/api/tools/run/" > /tmp/ac$1.json 2>/dev/null
-  local r1=$(ticks $RPID)
-  node -e "const r=require('/tmp/ac$1.json'); const ok=r['2xx']; console.log('direct $(basename $3) N=$1 pool=$2: ' + (ok/r.duration).toFixed(0) + ' answers/s, non2xx ' + r.non2xx + ', p99 ' + r.latency.p99 + ' ms, Redis ' + (($r1-$r0)*1e4/ok).toFixed(1) + ' us/answer')"
+  local r1=$(ticks $RPID) e1=($(evals))
+  node -e "const r=require('/tmp/ac$1.json'); const ok=r['2xx']; console.log('direct $(basename $3) N=$1 pool=$2: ' + (ok/r.duration).toFixed(0) + ' answers/s, non2xx ' + r.non2xx + ', p99 ' + r.latency.p99 + ' ms, Redis ' + (($r1-$r0)*1e4/ok).toFixed(1) + ' us/answer, script calls/answer ' + ((${e1[0]}-${e0[0]})/ok).toFixed(3) + ', ' + ((${e1[1]}-${e0[1]})/Math.max(1,${e1[0]}-${e0[0]})).toFixed(1) + ' us each')"
   kill -TERM $hub; wait $hub
 }
 bare() { # $1 = processes: bare fastify POST (bench/ref-server.mjs) under the same generator
