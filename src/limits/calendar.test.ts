@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_URL, requireRedis } from '../../test/helpers.js';
 import { dayEndOf, monthEndOf, nearestEnd } from './calendar.js';
+import { luaInclude } from './scripts.js';
 
 /**
  * The quota windows, written twice (src/limits/calendar.ts and lua/includes/calendar.lua):
@@ -51,7 +51,7 @@ describe('the UTC day and month of a quota', () => {
 
   describe('in Redis (the Lua twin)', () => {
     let redis: Redis;
-    const lua = `${readFileSync(new URL('./lua/includes/calendar.lua', import.meta.url), 'utf8')}
+    const lua = `${luaInclude('calendar')}
 local out = {}
 for i = 1, #ARGV do
   local t = tonumber(ARGV[i])

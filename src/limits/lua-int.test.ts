@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_URL, requireRedis } from '../../test/helpers.js';
+import { luaInclude } from './scripts.js';
 
 /**
  * The scripts write counters through int() (lua/includes/int.lua), which formats whole
@@ -12,7 +12,7 @@ import { REDIS_URL, requireRedis } from '../../test/helpers.js';
  */
 describe("the scripts' integer text (int.lua)", () => {
   let redis: Redis;
-  const lua = `${readFileSync(new URL('./lua/includes/int.lua', import.meta.url), 'utf8')}
+  const lua = `${luaInclude('int')}
 local out = {}
 for i = 1, #ARGV do
   local v = tonumber(ARGV[i])

@@ -9,11 +9,14 @@ import { readFileSync } from 'node:fs';
  */
 const dir = new URL('./lua/', import.meta.url);
 
+/** One of the scripts' shared parts (src/limits/lua/includes/), as the scripts inline it. */
+export function luaInclude(name: string): string {
+  return readFileSync(new URL(`includes/${name}.lua`, dir), 'utf8');
+}
+
 export function loadScript(name: string): string {
   const text = readFileSync(new URL(`${name}.lua`, dir), 'utf8');
-  return text.replace(/^-- @include ([\w-]+)$/gm, (_line, include: string) =>
-    readFileSync(new URL(`includes/${include}.lua`, dir), 'utf8'),
-  );
+  return text.replace(/^-- @include ([\w-]+)$/gm, (_line, include: string) => luaInclude(include));
 }
 
 export const DECIDE_LUA = loadScript('decide');

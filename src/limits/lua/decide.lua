@@ -185,7 +185,7 @@ while a <= #ARGV do
       -- (pruning again in this call would find no more: `now` is one for the call).
       if S.card == nil then S.card = redis.call('ZCARD', S.leases) end
       local deadline = now + P.leaseMs
-      local d = deadline % 1 == 0 and string.format('%d', deadline) or deadline
+      local d = int(deadline)
       c0 = S.card
       a0 = math.min(allowed, math.max(0, P.cap - c0))
       for j = 0, a0 - 1 do
