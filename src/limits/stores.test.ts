@@ -166,8 +166,10 @@ describe('the two limit stores', () => {
             if (s.kind === 'wait') {
               now += s.ms;
               // Redis expires keys by its own clock: what the injected clock has outlived goes now.
+              // Every key the limiter writes expires on its own (-1: one that never would).
               for (const k of touched) {
                 const at = Number(await redis.client.call('PEXPIRETIME', k));
+                expect(at, `${k} has an expiry`).not.toBe(-1);
                 if (at > 0 && at <= now) await redis.client.del(k);
               }
             } else if (s.kind === 'decide') {
@@ -234,6 +236,24 @@ describe('the two limit stores', () => {
               { kind: 'decide' as const, runs: [0, 0].map(() => pro), points: 0, admit: true },
               { kind: 'wait' as const, ms: 2000 },
               { kind: 'decide' as const, runs: [0, 0].map(() => pro), points: 0, admit: true },
+            ],
+            false,
+            0,
+          ],
+          // One lease of the cap of 2 held and past its deadline; a group of two takes one, and at
+          // the cap the prune empties the stored set while that new lease is still to be written: the set must keep an expiry (Redis deletes an emptied key).
+          [
+            [
+              { kind: 'decide' as const, runs: [{ key: 0, tool: 0, policy: 0 }], points: 0, admit: true },
+              { kind: 'wait' as const, ms: 1500 },
+              {
+                kind: 'decide' as const,
+                runs: [0, 0].map(() => ({ key: 0, tool: 0, policy: 0 })),
+                points: 0,
+                admit: true,
+              },
+              { kind: 'wait' as const, ms: 86_000_000 },
+              { kind: 'decide' as const, runs: [{ key: 0, tool: 0, policy: 0 }], points: 1, admit: false },
             ],
             false,
             0,

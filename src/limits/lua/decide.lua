@@ -6,8 +6,8 @@
   The hub sends the decisions of a call in groups: consecutive decisions alike (one client,
   tool, policy, points and admission) are one group, worked out at once; a policy with quotas
   has groups of one (each admitted run moves its quota counts). Counters are read once per key
-  and written once, and a call's new leases added with one ZADD: a turn's many runs of one
-  client cost Redis about what one costs.
+  and written once, and a call's new leases added with one ZADD (a prune at the cap writes
+  those taken so far first): a turn's many runs of one client cost Redis about what one costs.
 
   Counters: c<tier>/e<tier> rate counter and window end, b<tier>/f<tier> burst counter and
   end, u/v budget used and window end, x the keys' expiry; quotas (in the tool's counters for
@@ -88,6 +88,13 @@ end
 local function put(S, field, value)
   S.h[field] = value
   S.dirty[field] = true
+end
+-- The call's new leases of a key into its sorted set (one ZADD).
+local function flush(S)
+  if S.na > 0 then
+    redis.call('ZADD', S.leases, unpack(S.adds))
+    S.adds, S.na = {}, 0
+  end
 end
 
 -- A quota window that has ended starts again, ending with its UTC day or month.
@@ -195,8 +202,11 @@ while a <= #ARGV do
       end
       S.card = c0 + a0
       if a0 < allowed then
+        -- The leases already taken in this call go in first: a prune that empties the set
+        -- deletes the key, and a ZADD after it would make one without an expiry.
+        flush(S)
         redis.call('ZREMRANGEBYSCORE', S.leases, '-inf', now)
-        c1 = redis.call('ZCARD', S.leases) + S.na / 2
+        c1 = redis.call('ZCARD', S.leases)
         a1 = math.min(allowed - a0, math.max(0, P.cap - c1))
         for j = a0, a0 + a1 - 1 do
           S.adds[S.na + 1] = d
@@ -255,7 +265,7 @@ for _, S in ipairs(order) do
   if #set > 0 then redis.call('HSET', S.key, unpack(set)) end
   -- After the writes: PEXPIREAT on a key not yet written does nothing.
   if S.dirty['x'] then redis.call('PEXPIREAT', S.key, S.h['x']) end
-  if S.na > 0 then redis.call('ZADD', S.leases, unpack(S.adds)) end
+  flush(S)
   if S.lx then redis.call('PEXPIREAT', S.leases, S.lx) end
 end
 return out
