@@ -1,5 +1,5 @@
 import { basename, dirname, extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
  * Where things are, whether the hub runs from TypeScript sources (tsx, vitest) or from
@@ -31,9 +31,12 @@ export function toolDocsDir(toolId: string): string {
   return join(projectRoot, 'tools', toolId);
 }
 
-/** The pool's entry: compiled JS, or a shim that registers tsx in the worker first. */
-export const workerFile = join(
-  codeRoot,
-  'workers',
-  moduleExt === '.ts' ? 'source-worker.mjs' : 'tool-worker.js',
-);
+/**
+ * The file Piscina loads in each worker: CommonJS (workers/entry.cjs says why), which imports
+ * `workerEntry`.
+ */
+export const workerFile = join(codeRoot, 'workers', 'entry.cjs');
+/** The pool's entry as a URL: compiled JS, or a shim that registers tsx in the worker first. */
+export const workerEntry = pathToFileURL(
+  join(codeRoot, 'workers', moduleExt === '.ts' ? 'source-worker.mjs' : 'tool-worker.js'),
+).href;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { Piscina } from 'piscina';
-import { workerFile } from '../paths.js';
+import { workerEntry, workerFile } from '../paths.js';
 import type { BatchAnswer, PoolWorkerData, RunBatch } from '../shared/envelope.js';
 
 export interface WorkersOptions {
@@ -14,7 +14,8 @@ export interface WorkersOptions {
   youngGenerationMb: number;
   /** PoolTuning.idleTimeoutMs: idle workers above `min` leave after it. */
   idleTimeoutMs: number;
-  workerData: PoolWorkerData;
+  /** What each worker reads (its entry, which workers/entry.cjs imports, is added here). */
+  workerData: Omit<PoolWorkerData, 'entry'>;
   onError: (err: unknown) => void;
 }
 
@@ -41,7 +42,7 @@ export class Workers {
         maxOldGenerationSizeMb: opts.heapMb,
         maxYoungGenerationSizeMb: Math.min(opts.youngGenerationMb, opts.heapMb / 4),
       },
-      workerData: opts.workerData,
+      workerData: { entry: workerEntry, ...opts.workerData } satisfies PoolWorkerData,
     });
     // A worker that fails to start must not take the process down: it is logged, the
     // pool replaces it, and a batch it held is rejected and mapped like any other failure.

@@ -55,6 +55,8 @@ export type RunEnvelope = (
 };
 
 export interface PoolWorkerData {
+  /** The URL of the worker's ES entry, which workers/entry.cjs imports (src/paths.ts). */
+  entry: string;
   /** toolId → absolute path of its run module. */
   tools: Record<string, string>;
   cells: SharedSlots;
