@@ -11,8 +11,13 @@
  */
 const { workerData } = require('node:worker_threads');
 
-const entry = import(workerData.entry);
+/** The entry's run function once loaded: every batch after the first calls it directly. */
+let run = null;
+const loaded = import(workerData.entry).then((m) => {
+  run = m.default;
+  return run;
+});
 // A failed load is reported by the first task that awaits it, not as an unhandled rejection.
-entry.catch(() => {});
+loaded.catch(() => {});
 
-module.exports = (task) => entry.then((m) => m.default(task));
+module.exports = (task) => (run ? run(task) : loaded.then((r) => r(task)));

@@ -241,7 +241,8 @@ describe('the two limit stores', () => {
             0,
           ],
           // One lease of the cap of 2 held and past its deadline; a group of two takes one, and at
-          // the cap the prune empties the stored set while that new lease is still to be written: the set must keep an expiry (Redis deletes an emptied key).
+          // the cap the prune empties the stored set while that new lease is still to be
+          // written: the set must keep an expiry (Redis deletes an emptied key).
           [
             [
               { kind: 'decide' as const, runs: [{ key: 0, tool: 0, policy: 0 }], points: 0, admit: true },

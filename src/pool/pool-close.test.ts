@@ -1,9 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { Piscina } from 'piscina';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { projectRoot } from '../paths.js';
+import { projectRoot, workerEntry, workerFile } from '../paths.js';
 import { EVENTS } from '../shared/events.js';
 import type { RunOutcome } from './outcome.js';
 import { type PoolOptions, ToolPool } from './pool.js';
@@ -141,5 +142,39 @@ describe('a run whose batches keep failing before it starts', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+/**
+ * The file Piscina loads in each worker (src/paths.ts, workers/entry.cjs). Piscina require()s
+ * it, and on Node 20 a worker terminated while require() instantiates an ES module aborts the
+ * whole process; a CI run lost a test file to it (a pool closed right after it started). The
+ * race is a window of microseconds that cannot be hit on demand: what is checked is that no ES
+ * module is on that path, and that pools closed while their workers start close cleanly.
+ */
+describe("the pool's worker file", () => {
+  it('is CommonJS, requires only a built-in, and imports the ES entry', () => {
+    expect(extname(workerFile)).toBe('.cjs');
+    const source = readFileSync(workerFile, 'utf8');
+    expect([...source.matchAll(/require\('([^']+)'\)/g)].map((m) => m[1])).toEqual(['node:worker_threads']);
+    expect(source).toContain('import(workerData.entry)');
+    expect(workerEntry).toMatch(/^file:.*\/workers\/(source-worker\.mjs|tool-worker\.js)$/);
+  });
+
+  it('lets pools close while their workers are still starting, and runs through it', async () => {
+    for (let i = 0; i < 8; i++) {
+      const starting = new ToolPool(OPTIONS);
+      await new Promise((resolve) => setTimeout(resolve, i * 5));
+      await starting.close();
+    }
+    pool = new ToolPool(OPTIONS);
+    const outcome = await pool.run({
+      toolId: 'fx-echo',
+      mode: 'upper',
+      input: { text: 'hi' },
+      timeoutMs: 10_000,
+      bytes: 2,
+    });
+    expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
   });
 });

@@ -89,6 +89,14 @@ local function put(S, field, value)
   S.h[field] = value
   S.dirty[field] = true
 end
+-- Leases for the decisions first..last of a group (their ids at ARGV[ids + j]), to be added.
+local function take(S, d, ids, first, last)
+  for j = first, last do
+    S.adds[S.na + 1] = d
+    S.adds[S.na + 2] = ARGV[ids + j]
+    S.na = S.na + 2
+  end
+end
 -- The call's new leases of a key into its sorted set (one ZADD).
 local function flush(S)
   if S.na > 0 then
@@ -195,11 +203,7 @@ while a <= #ARGV do
       local d = int(deadline)
       c0 = S.card
       a0 = math.min(allowed, math.max(0, P.cap - c0))
-      for j = 0, a0 - 1 do
-        S.adds[S.na + 1] = d
-        S.adds[S.na + 2] = ARGV[ids + j]
-        S.na = S.na + 2
-      end
+      take(S, d, ids, 0, a0 - 1)
       S.card = c0 + a0
       if a0 < allowed then
         -- The leases already taken in this call go in first: a prune that empties the set
@@ -208,11 +212,7 @@ while a <= #ARGV do
         redis.call('ZREMRANGEBYSCORE', S.leases, '-inf', now)
         c1 = redis.call('ZCARD', S.leases)
         a1 = math.min(allowed - a0, math.max(0, P.cap - c1))
-        for j = a0, a0 + a1 - 1 do
-          S.adds[S.na + 1] = d
-          S.adds[S.na + 2] = ARGV[ids + j]
-          S.na = S.na + 2
-        end
+        take(S, d, ids, a0, a0 + a1 - 1)
         S.card = c1 + a1
       end
       created = (c0 == 0 and a0 > 0) or (c1 == 0 and a1 > 0)
