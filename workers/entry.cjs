@@ -4,7 +4,7 @@
  * and Node 20's require() of an ES module aborts the whole process when the thread is
  * terminated while the module is being instantiated (ModuleWrap::InstantiateSync then asks
  * V8 whether a half-instantiated graph is async: "v8::Module::IsGraphAsync must be used on
- * an instantiated module"); a pool closed right after it started did that in CI. import()
+ * an instantiated module"), as a pool closed right after it starts can do. import()
  * takes the asynchronous path, where a termination only ends the thread. The real entry is
  * named by the pool (src/paths.ts, workerEntry): the compiled tool-worker.js, or the
  * source-worker.mjs shim when the hub runs from sources.

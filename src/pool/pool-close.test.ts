@@ -148,9 +148,9 @@ describe('a run whose batches keep failing before it starts', () => {
 /**
  * The file Piscina loads in each worker (src/paths.ts, workers/entry.cjs). Piscina require()s
  * it, and on Node 20 a worker terminated while require() instantiates an ES module aborts the
- * whole process; a CI run lost a test file to it (a pool closed right after it started). The
- * race is a window of microseconds that cannot be hit on demand: what is checked is that no ES
- * module is on that path, and that pools closed while their workers start close cleanly.
+ * whole process (a pool closed right after it starts can do that). The race is a window of
+ * microseconds that cannot be hit on demand: what is checked is that no ES module is on that
+ * path, and that pools closed while their workers start close cleanly.
  */
 describe("the pool's worker file", () => {
   it('is CommonJS, requires only a built-in, and imports the ES entry', () => {
