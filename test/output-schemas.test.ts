@@ -1,9 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readExamples } from '../src/docs/examples.js';
 import { type RegisteredTool, scanTools } from '../src/registry.js';
 import type { JsonSchema, ToolDefinition } from '../src/shared/tool-def.js';
 import { ROUTE_METHODS } from '../tools/api-response-mocker/route.js';
@@ -32,7 +31,6 @@ addFormats(draft07);
 addFormats(draft2020);
 
 const tools = [...(await scanTools()).values()];
-const ROOT = join(import.meta.dirname, '..');
 
 type Input = Record<string, unknown>;
 /** A run of one mode with named fields, on the tool's dedicated endpoint. */
@@ -206,20 +204,16 @@ const object = (value: unknown): Record<string, unknown> => value as Record<stri
 const at = (schema: unknown, ...keys: string[]): unknown =>
   keys.reduce((node, key) => object(node)[key], schema);
 
-/** The folder of a tool's example files: beside the tool, or (before the move) under skills/. */
-function examplesDir(tool: RegisteredTool): string | null {
-  const dirs = [join(tool.docsDir, 'examples'), join(ROOT, 'skills', tool.def.id, 'examples')];
-  return dirs.find((dir) => existsSync(join(dir, 'basic.json'))) ?? null;
-}
-
-/** The ready request bodies of POST /api/tools/run/: basic.json, and edgeCase.json's request. */
+/**
+ * The ready request bodies of POST /api/tools/run/ among a tool's examples (every tool has
+ * them: readExamples throws where one is missing): basic.json, and edgeCase.json's request.
+ */
 function exampleRequests(tool: RegisteredTool): [name: string, body: Input][] {
-  const dir = examplesDir(tool);
-  if (!dir) return [];
-  const read = (name: string) => JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8'));
-  const requests: [string, Input][] = [['basic.json', read('basic')]];
-  if (existsSync(join(dir, 'edgeCase.json'))) requests.push(['edgeCase.json', read('edgeCase').request]);
-  return requests;
+  const { basic, edgeCase } = readExamples(tool.docsDir);
+  return [
+    ['basic.json', basic],
+    ['edgeCase.json', edgeCase.request],
+  ];
 }
 
 /** The dedicated endpoint that runs `mode`, and the body that asks for it there. */
@@ -335,19 +329,14 @@ describe.each(tools.map((t) => [t.def.id, t] as const))('%s output', (toolId, to
   });
 
   it('fits the documented example output', () => {
-    const dir = examplesDir(tool);
-    const file = dir && join(dir, 'expectedOutput.json');
-    if (!file || !existsSync(file)) return;
-    expectFits(def, JSON.parse(readFileSync(file, 'utf8')), 'expectedOutput.json');
+    expectFits(def, readExamples(tool.docsDir).expectedOutput, 'expectedOutput.json');
   });
 
-  if (requests.length > 0) {
-    it.each(requests)('fits the result of %s', async (name, body) => {
-      const res = await post('/api/tools/run/', body);
-      if (res.statusCode >= 200 && res.statusCode < 300) expectFits(def, res.json().result, name);
-      else expect(res.json().ok, res.body).toBe(false);
-    });
-  }
+  it.each(requests)('fits the result of %s', async (name, body) => {
+    const res = await post('/api/tools/run/', body);
+    if (res.statusCode >= 200 && res.statusCode < 300) expectFits(def, res.json().result, name);
+    else expect(res.json().ok, res.body).toBe(false);
+  });
 
   if (cases) {
     it.each(cases.map(([mode, input], i) => [`${mode} #${i + 1}`, mode, input] as const))(
@@ -368,9 +357,8 @@ describe.each(tools.map((t) => [t.def.id, t] as const))('%s output', (toolId, to
     });
   } else {
     // A tool the table does not know yet (a new one): each mode with its basic example's input.
-    const basic = requests.find(([name]) => name === 'basic.json')?.[1];
+    const basic = requests[0]![1];
     it.each(def.modes)('fits the result of mode %s with the basic example input', async (mode) => {
-      if (!basic) return;
       const res = await post('/api/tools/run/', { ...basic, input: { ...object(basic.input), mode } });
       if (res.statusCode >= 200 && res.statusCode < 300) expectFits(def, res.json().result, mode);
     });
