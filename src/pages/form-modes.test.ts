@@ -56,7 +56,8 @@ describe('the try-it form’s fields per mode', () => {
   it('an option belongs to the modes optionModes gives it, else to every mode', () => {
     const cron = modes(page('cron-expression'));
     expect(cron.dialect).toEqual(['parse', 'convert']);
-    expect(cron.from).toEqual(['parse', 'convert']);
+    // Build lists the next runs of what it built, from `from` too.
+    expect(cron.from).toEqual(['parse', 'build', 'convert']);
     expect(modes(page('qr-code')).margin).toEqual(['svg', 'png', 'utf8']);
     expect(modes(page('structured-diff')).patchFormat).toEqual(['apply']);
     expect(modes(page('token-counter')).messages).toEqual(['count']);

@@ -101,8 +101,9 @@ export default defineTool({
   volatileResultFields: ['from', 'nextRuns'],
   fields: { a: 'expression', b: 'timezone', c: 'count' },
   fieldsByMode: { build: { a: 'fields' }, convert: { b: 'to' } },
-  // Build writes Unix expressions from fields: no dialect, and no runs to start from.
-  optionModes: { dialect: ['parse', 'convert'], from: ['parse', 'convert'] },
+  // Build writes Unix expressions from fields: no dialect. `from` belongs to every mode (build
+  // lists the next runs of what it built too).
+  optionModes: { dialect: ['parse', 'convert'] },
   input: {
     type: 'object',
     properties: {
