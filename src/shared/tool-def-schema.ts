@@ -125,7 +125,8 @@ export const TOOL_DEFINITION_SCHEMA = {
     /**
      * The modes an option (a named field no slot carries, docs/api.md "Options") belongs to,
      * where not all: the page shows it under those modes only and the agent guide says so
-     * (cron's `dialect`: parse and convert). The tool still refuses it elsewhere itself.
+     * (cron's `dialect`: parse and convert). The tool still refuses it elsewhere itself
+     * (test/option-modes.test.ts checks both against real runs).
      */
     optionModes: {
       type: 'object',
