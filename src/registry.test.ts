@@ -30,7 +30,15 @@ describe('checkCrossReferences: optionModes', () => {
       "option 'colour' not in input schema",
     );
     expect(() => checkCrossReferences(tool({ optionModes: { text: ['one'] } }))).toThrow(
-      "option 'text' is carried by a slot",
+      "option 'text' is carried by a slot in mode 'one'",
+    );
+  });
+
+  it('accepts a slot field as an option in a mode whose slot map displaces it, and only there', () => {
+    const displaced = { fieldsByMode: { two: { a: 'level' } } };
+    expect(() => checkCrossReferences(tool({ ...displaced, optionModes: { text: ['two'] } }))).not.toThrow();
+    expect(() => checkCrossReferences(tool({ ...displaced, optionModes: { text: ['one', 'two'] } }))).toThrow(
+      "option 'text' is carried by a slot in mode 'one'",
     );
   });
 });

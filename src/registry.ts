@@ -98,9 +98,12 @@ export function checkCrossReferences(tools: Map<string, RegisteredTool>): void {
       if (!properties.includes(field)) fail(`field '${field}' not in input schema`);
     for (const [option, modes] of Object.entries(def.optionModes ?? {})) {
       if (!properties.includes(option)) fail(`option '${option}' not in input schema`);
-      if (namedFields(def).includes(option)) fail(`option '${option}' is carried by a slot`);
-      for (const mode of modes)
+      for (const mode of modes) {
         if (!def.modes.includes(mode)) fail(`option '${option}': unknown mode '${mode}'`);
+        // A field a slot carries in some modes is an option only where none does (cron's timezone under convert).
+        else if (Object.values({ ...def.fields, ...def.fieldsByMode?.[mode] }).includes(option))
+          fail(`option '${option}' is carried by a slot in mode '${mode}'`);
+      }
     }
     for (const ep of def.endpoints) {
       if (paths.has(ep.path)) fail(`endpoint ${ep.path} is taken`);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namedFields, scanTools } from '../src/registry.js';
+import { fieldsFor } from '../src/run/input.js';
 import type { ToolDefinition } from '../src/shared/tool-def.js';
 import { buildTestApp, policyFile, type TestApp } from './helpers.js';
 import { CASES, dedicatedRequest } from './tool-cases.js';
@@ -14,11 +15,20 @@ import { CASES, dedicatedRequest } from './tool-cases.js';
 
 const tools = [...(await scanTools()).values()].map((t) => t.def);
 
-/** The input's fields that no slot carries (the mode field aside): its options. */
-function optionsOf(def: ToolDefinition): string[] {
-  const named = new Set(namedFields(def));
+/** The input's fields that no slot carries in `mode` (the mode field aside): its options there. */
+function optionsIn(def: ToolDefinition, mode: string): string[] {
+  const carried = new Set(Object.values(fieldsFor(def, mode)));
   const properties = Object.keys((def.input.properties as Record<string, unknown>) ?? {});
-  return properties.filter((p) => !named.has(p) && p !== def.modeField);
+  return properties.filter((p) => !carried.has(p) && p !== def.modeField);
+}
+
+/**
+ * The modes a field is declared for as an option: those `optionModes` names; with no entry,
+ * every mode for a field no slot carries, none for one a slot carries somewhere (a mode that
+ * displaces it does not take it unless `optionModes` says so).
+ */
+function declaredModes(def: ToolDefinition, field: string): readonly string[] {
+  return def.optionModes?.[field] ?? (namedFields(def).includes(field) ? [] : def.modes);
 }
 
 /** An option with a schema default is in every mode's input once a client fills defaults (MCP clients do). */
@@ -42,35 +52,35 @@ describe.each(tools.filter((def) => CASES[def.id]).map((def) => [def.id, def] as
   '%s options',
   (_id, def) => {
     const cases = CASES[def.id]!;
-    const options = optionsOf(def);
 
     it('are declared for every mode a valid run uses them in', () => {
       for (const [mode, input] of cases)
-        for (const option of options.filter((o) => input[o] !== undefined))
-          expect(def.optionModes?.[option] ?? def.modes, `${option} in mode ${mode}`).toContain(mode);
+        for (const option of optionsIn(def, mode).filter((o) => input[o] !== undefined))
+          expect(declaredModes(def, option), `${option} in mode ${mode}`).toContain(mode);
     });
 
-    const limited = Object.entries(def.optionModes ?? {});
-    if (limited.length === 0) return;
-
-    it('with modes of their own appear in some valid run, so the refusals below have a value to send', () => {
-      for (const [option] of limited)
-        expect(
-          cases.some(([, input]) => input[option] !== undefined),
-          option,
-        ).toBe(true);
+    it('declared for a mode of their own appear in some valid run of it', () => {
+      for (const [option, modes] of Object.entries(def.optionModes ?? {}))
+        for (const mode of modes)
+          expect(
+            cases.some(([m, input]) => m === mode && input[option] !== undefined),
+            `${option} in mode ${mode}`,
+          ).toBe(true);
     });
 
-    const refusals = limited
-      .filter(([option]) => !hasDefault(def, option))
-      .flatMap(([option, modes]) =>
-        def.modes.filter((m) => !modes.includes(m)).map((mode) => [option, mode] as const),
-      );
+    // Every field that some mode takes as an option without being declared for it, where a
+    // client cannot have filled it in from a default.
+    const refusals = def.modes.flatMap((mode) =>
+      optionsIn(def, mode)
+        .filter((o) => !declaredModes(def, o).includes(mode) && !hasDefault(def, o))
+        .map((option) => [option, mode] as const),
+    );
     if (refusals.length === 0) return;
     it.each(refusals)('refuses %s in mode %s', async (option, mode) => {
-      const value = cases.find(([, input]) => input[option] !== undefined)![1][option];
+      const using = cases.find(([, input]) => input[option] !== undefined);
+      expect(using, `no case sends ${option}`).toBeDefined();
       const input = cases.find(([m]) => m === mode)![1];
-      const { url, body } = dedicatedRequest(def, mode, { ...input, [option]: value });
+      const { url, body } = dedicatedRequest(def, mode, { ...input, [option]: using![1][option] });
       const res = await app.inject({ method: 'POST', url, payload: body });
       expect(res.statusCode, res.body).toBe(400);
       // The message names the option, so the caller knows what to take out.

@@ -84,6 +84,8 @@ export const CASES: Record<string, Case[]> = {
     ['parse', { expression: 'rate(5 weeks)' }],
     ['convert', { expression: '0 15 10 ? * 6L 2025', to: 'unix', count: 2, from }],
     ['convert', { expression: '*/15 9-17 * * 1-5', to: 'eventbridge', count: 1, from }],
+    ['convert', { expression: '0 9 * * *', to: 'quartz', timezone: 'Asia/Tokyo', count: 1, from }],
+    ['convert', { expression: '0 15 10 ? * 6L 2025', dialect: 'quartz', to: 'eventbridge', count: 1, from }],
   ],
   'format-detective': [
     ['detect', { input: 'name: hub\nports:\n  - 80\n  - 443\n' }],
@@ -109,6 +111,7 @@ export const CASES: Record<string, Case[]> = {
     ['test', { pattern: 'z', text: 'abc' }],
     ['replace', { pattern: '/(\\w+)@(\\w+)/g', text: 'a@b and c@d', replacement: '$2 at $1' }],
     ['replace', { pattern: 'x', text: 'axbx' }],
+    ['replace', { pattern: 'a', text: 'AaA', replacement: 'x', flags: 'gi' }],
     ['split', { pattern: '(,)|(;)', text: 'a,b;c' }],
     ['analyze', { pattern: '^(a|aa)+$' }],
     ['analyze', { pattern: 'a*b*c', flags: 'gd' }],
@@ -153,6 +156,7 @@ export const CASES: Record<string, Case[]> = {
       { schema: { type: 'json_schema', json_schema: { name: 'u', schema: userSchema } }, provider: 'mcp' },
     ],
     ['fix', { schema: userSchema }],
+    ['fix', { schema: userSchema, provider: 'openai-strict' }],
   ],
   'token-counter': [
     ['count', { text: 'Hello, world!', model: 'gpt-4o', limit: 2 }],

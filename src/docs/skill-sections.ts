@@ -39,8 +39,10 @@ function inputsTable(def: ToolDefinition): string {
     }
   }
   for (const name of Object.keys(props)) {
-    if ([...seen].some((s) => s.endsWith(`:${name}`))) continue;
-    rows.push(row(`options.${name}`, name, def.optionModes?.[name]?.join(', ') ?? 'all'));
+    const modes = def.optionModes?.[name];
+    // A slot field is an option too in the modes that displace it and still take it.
+    if ([...seen].some((s) => s.endsWith(`:${name}`)) && !modes) continue;
+    rows.push(row(`options.${name}`, name, modes?.join(', ') ?? 'all'));
   }
   const modeField = def.modeField ? `\`${def.modeField}\`` : '(implied by the dedicated path)';
   rows.push(

@@ -130,7 +130,9 @@ export function tryItModel(
  * name and those no slot names: a base field it displaces is not its (the palette's `count`
  * under convert, cron's `expression` under build). A mode sharing its path with others takes
  * every field of that path, displaced or not (regex `flags` under replace). An option (a
- * field no slot names) belongs to the modes `optionModes` gives it, else to every mode.
+ * field no slot names) belongs to the modes `optionModes` gives it, else to every mode; a
+ * displaced field that `optionModes` names for a mode is that mode's too (cron's `timezone`
+ * under convert).
  */
 function modesOf(def: ToolDefinition, name: string, ownPath: ReadonlySet<string>): string[] {
   const named = (mode: string) => Object.values(fieldsFor(def, mode)).includes(name);
@@ -138,7 +140,8 @@ function modesOf(def: ToolDefinition, name: string, ownPath: ReadonlySet<string>
     const adding = def.modes.filter((m) => Object.values(def.fieldsByMode?.[m] ?? {}).includes(name));
     return adding.length ? adding : [...(def.optionModes?.[name] ?? def.modes)];
   }
-  return def.modes.filter((m) => !ownPath.has(m) || named(m));
+  const asOption = def.optionModes?.[name] ?? [];
+  return def.modes.filter((m) => !ownPath.has(m) || named(m) || asOption.includes(m));
 }
 
 function kindOf(schema: PropertySchema): FormField['kind'] {

@@ -125,8 +125,10 @@ export const TOOL_DEFINITION_SCHEMA = {
     /**
      * The modes an option (a named field no slot carries, docs/api.md "Options") belongs to,
      * where not all: the page shows it under those modes only and the agent guide says so
-     * (cron's `dialect`: parse and convert). The tool still refuses it elsewhere itself
-     * (test/option-modes.test.ts checks both against real runs).
+     * (cron's `dialect`: parse and convert). A field a slot carries in some modes may be an
+     * option in others, where a mode's slot map displaces it (cron's `timezone` under
+     * convert): listed here, it belongs to those modes as an option too. The tool refuses an
+     * option elsewhere itself (test/option-modes.test.ts checks both against real runs).
      */
     optionModes: {
       type: 'object',

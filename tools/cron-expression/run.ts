@@ -127,6 +127,14 @@ function checkModeOptions(input: ToolInput, mode: string): void {
   if (mode !== 'convert' && input.to !== undefined) {
     throw new ToolInputError('to is only for convert mode (/api/cron-expression/convert/)');
   }
+  if (mode !== 'build' && input.fields !== undefined) {
+    throw new ToolInputError(`fields is for build mode (/api/cron-expression/build/), not ${mode}`);
+  }
+  if (mode === 'build' && input.expression !== undefined) {
+    throw new ToolInputError(
+      'expression is not for build mode, which builds one from fields; use parse mode',
+    );
+  }
   if (mode === 'build' && input.dialect !== undefined) {
     throw new ToolInputError(
       'dialect is not for build mode, which writes Unix expressions; convert the result',

@@ -102,8 +102,9 @@ export default defineTool({
   fields: { a: 'expression', b: 'timezone', c: 'count' },
   fieldsByMode: { build: { a: 'fields' }, convert: { b: 'to' } },
   // Build writes Unix expressions from fields: no dialect. `from` belongs to every mode (build
-  // lists the next runs of what it built too).
-  optionModes: { dialect: ['parse', 'convert'] },
+  // lists the next runs of what it built too); convert's b is `to`, and its next runs still
+  // take a time zone, as an option.
+  optionModes: { dialect: ['parse', 'convert'], timezone: ['convert'] },
   input: {
     type: 'object',
     properties: {

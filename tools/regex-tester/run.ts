@@ -27,6 +27,9 @@ export function prepare(_input: ToolInput, mode: string): void {
 /** Input as the schema in tool.ts passed it: strings within their lengths, text defaulted to ''. */
 export default async function run(input: ToolInput, mode: string) {
   const started = performance.now();
+  // Only replace reads a replacement: elsewhere it would be ignored, so it is refused.
+  if (mode !== 'replace' && input.replacement !== undefined)
+    throw new ToolInputError(`replacement is for replace mode, not ${mode}`);
   const compiled = compilePattern(input.pattern as string, input.flags as string | undefined);
   const { regex, source, flags, flagsFrom } = compiled;
   const head = { mode, pattern: source, flags, flagsFrom };

@@ -209,6 +209,8 @@ export default defineTool({
   modeField: 'mode',
   fields: { a: 'pattern', b: 'text', c: 'flags' },
   fieldsByMode: { replace: { c: 'replacement' } },
+  // Replace's c is the replacement; its flags travel as an option.
+  optionModes: { flags: ['replace'] },
   input: {
     type: 'object',
     properties: {
