@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { metaCheck, ownAjv } from './ajv.js';
 import { moduleExt, toolDocsDir, toolsDir } from './paths.js';
+import { fieldsFor } from './shared/tool-def.js';
 import { TOOL_DEFINITION_SCHEMA, type ToolDefinition } from './shared/tool-def-schema.js';
 
 /** A tool as the API process knows it: its definition and where its implementation is. */
@@ -101,7 +102,7 @@ export function checkCrossReferences(tools: Map<string, RegisteredTool>): void {
       for (const mode of modes) {
         if (!def.modes.includes(mode)) fail(`option '${option}': unknown mode '${mode}'`);
         // A field a slot carries in some modes is an option only where none does (cron's timezone under convert).
-        else if (Object.values({ ...def.fields, ...def.fieldsByMode?.[mode] }).includes(option))
+        else if (Object.values(fieldsFor(def, mode)).includes(option))
           fail(`option '${option}' is carried by a slot in mode '${mode}'`);
       }
     }

@@ -1,8 +1,8 @@
 import { readExamples, type ToolExamples } from '../src/docs/examples.js';
 import { endpointFor } from '../src/pages/form-model.js';
 import type { RegisteredTool } from '../src/registry.js';
-import { fieldsFor } from '../src/run/input.js';
 import type { ToolDefinition } from '../src/shared/tool-def.js';
+import { fieldsFor } from '../src/shared/tool-def.js';
 
 /** A generic runtime body (`examples/basic.json`) as the call of the dedicated endpoint that runs it. */
 export interface DedicatedCall {

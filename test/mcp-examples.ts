@@ -1,7 +1,7 @@
 import { readExamples } from '../src/docs/examples.js';
 import { modeArgument } from '../src/mcp/tools.js';
-import { fieldsFor } from '../src/run/input.js';
 import type { ToolDefinition } from '../src/shared/tool-def.js';
+import { fieldsFor } from '../src/shared/tool-def.js';
 
 /**
  * A tool's basic example (tools/<id>/examples/basic.json, generic `a`/`b`/`c`/`mode`) as the

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namedFields, scanTools } from '../src/registry.js';
-import { fieldsFor } from '../src/run/input.js';
-import type { ToolDefinition } from '../src/shared/tool-def.js';
+import { fieldsFor, type ToolDefinition } from '../src/shared/tool-def.js';
 import { buildTestApp, policyFile, type TestApp } from './helpers.js';
 import { CASES, dedicatedRequest } from './tool-cases.js';
 

@@ -1,6 +1,5 @@
 import type { ToolPolicy } from '../config/policy.js';
-import { fieldsFor } from '../run/input.js';
-import type { ToolDefinition } from '../shared/tool-def.js';
+import { fieldsFor, type ToolDefinition } from '../shared/tool-def.js';
 
 /**
  * The generated sections of `tools/<toolId>/SKILL.md`: inputs, endpoints and limits

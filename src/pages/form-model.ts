@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fieldsFor } from '../run/input.js';
-import type { Slot, ToolDefinition, ToolEndpoint } from '../shared/tool-def.js';
+import { fieldsFor, type Slot, type ToolDefinition, type ToolEndpoint } from '../shared/tool-def.js';
 
 /** One named field of a dedicated endpoint, as the try-it form shows it. */
 export interface FormField {

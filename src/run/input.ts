@@ -4,7 +4,14 @@ import { ownAjv } from '../ajv.js';
 import { HubError } from '../errors.js';
 import type { RegisteredTool } from '../registry.js';
 import { quote } from '../shared/quote.js';
-import type { FieldMap, Slot, ToolDefinition, ToolEndpoint, ToolInput } from '../shared/tool-def.js';
+import {
+  type FieldMap,
+  fieldsFor,
+  type Slot,
+  type ToolDefinition,
+  type ToolEndpoint,
+  type ToolInput,
+} from '../shared/tool-def.js';
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable is `.default`.
 const addFormats = ajvFormats.default as unknown as (ajv: Ajv) => Ajv;
@@ -34,10 +41,6 @@ export function compileValidators(tools: Map<string, RegisteredTool>): Map<strin
   const validators = new Map<string, ValidateFunction>();
   for (const [id, { def }] of tools) validators.set(id, ajv.compile(def.input));
   return validators;
-}
-
-export function fieldsFor(def: ToolDefinition, mode: string): FieldMap {
-  return { ...def.fields, ...def.fieldsByMode?.[mode] };
 }
 
 /** Finds `requested` among `allowed`, case-insensitively; the first is the default. */

@@ -4,7 +4,7 @@
  * (declared once, with their schema, in src/shared/tool-def-schema.ts, imported here as
  * types only so that a worker never loads the schema library) and the helpers below.
  */
-import type { ToolDefinition } from './tool-def-schema.js';
+import type { FieldMap, ToolDefinition } from './tool-def-schema.js';
 
 export type {
   Category,
@@ -21,6 +21,11 @@ export type {
 /** Identity helper that gives tool modules type checking. */
 export function defineTool(def: ToolDefinition): ToolDefinition {
   return def;
+}
+
+/** The slot map of one mode: the tool's `fields` with that mode's `fieldsByMode` over them. */
+export function fieldsFor(def: ToolDefinition, mode: string): FieldMap {
+  return { ...def.fields, ...def.fieldsByMode?.[mode] };
 }
 
 /** Named input as the worker receives it: already validated and coerced. */
