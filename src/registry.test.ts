@@ -42,3 +42,21 @@ describe('checkCrossReferences: optionModes', () => {
     );
   });
 });
+
+describe('checkCrossReferences: jsonText', () => {
+  const input = {
+    type: 'object',
+    properties: { text: { type: 'string' }, doc: { type: ['object', 'string'] }, n: { type: ['integer'] } },
+  };
+
+  it('accepts a field that takes a string and a JSON value', () => {
+    expect(() => checkCrossReferences(tool({ input, jsonText: ['doc'] }))).not.toThrow();
+  });
+
+  it('refuses a field that takes only a string, only a value, or is not in the schema', () => {
+    for (const field of ['text', 'n', 'colour'])
+      expect(() => checkCrossReferences(tool({ input, jsonText: [field] }))).toThrow(
+        `jsonText '${field}' must be an input field that takes a string and a JSON value`,
+      );
+  });
+});

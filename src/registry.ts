@@ -106,6 +106,13 @@ export function checkCrossReferences(tools: Map<string, RegisteredTool>): void {
           fail(`option '${option}' is carried by a slot in mode '${mode}'`);
       }
     }
+    const props = (def.input.properties ?? {}) as Record<string, { type?: unknown }>;
+    for (const field of def.jsonText ?? []) {
+      const type = props[field]?.type;
+      const types = Array.isArray(type) ? type : [type];
+      if (!types.includes('string') || types.length < 2)
+        fail(`jsonText '${field}' must be an input field that takes a string and a JSON value`);
+    }
     for (const ep of def.endpoints) {
       if (paths.has(ep.path)) fail(`endpoint ${ep.path} is taken`);
       paths.add(ep.path);

@@ -5,11 +5,14 @@ import { batchEtagOf, contentKey, etagOf, isDeterministic, matchesEtag } from '.
 
 /**
  * The content address of a run (docs/api.md, "Result cache and ETags"): equal inputs in any
- * key order or JSON encoding share it, anything else that differs gives another.
+ * field order or JSON encoding share it; the order of keys inside a value counts (a tool's
+ * answer may follow it); anything else that differs gives another.
  */
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Input = Record<string, Json>;
 
 const json = fc.jsonValue({ maxDepth: 4 }) as fc.Arbitrary<Json>;
+const input = fc.dictionary(fc.string({ maxLength: 6 }), json, { maxKeys: 6 }) as fc.Arbitrary<Input>;
 
 /** A deep copy whose objects list their keys in the order `order` gives (own data properties, `__proto__` too). */
 function reordered(v: Json, order: (keys: string[]) => string[]): Json {
@@ -18,14 +21,17 @@ function reordered(v: Json, order: (keys: string[]) => string[]): Json {
   return Object.fromEntries(order(Object.keys(v)).map((k) => [k, reordered(v[k]!, order)]));
 }
 
-/** A canonical text written here (sorted keys at every level), independent of the code under test. */
-function canon(v: Json): string {
-  if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`;
-  if (v === null || typeof v !== 'object') return JSON.stringify(v);
-  return `{${Object.keys(v)
+/** The same fields listed in the order `order` gives, their values untouched. */
+function fieldsReordered(i: Input, order: (keys: string[]) => string[]): Input {
+  return Object.fromEntries(order(Object.keys(i)).map((k) => [k, i[k]!]));
+}
+
+/** The canonical text written here, independent of the code under test: fields sorted, values in their own order. */
+function canon(i: Input): string {
+  const fields = Object.keys(i)
     .sort()
-    .map((k) => `${JSON.stringify(k)}:${canon(v[k]!)}`)
-    .join(',')}}`;
+    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(i[k])}`);
+  return `{${fields.join(',')}}`;
 }
 
 /** A permutation of the keys driven by a random seed (Fisher–Yates with a small LCG). */
@@ -42,35 +48,42 @@ const shuffler =
     return out;
   };
 
-const key = (input: unknown, toolId = 'tool', version = 'v1', mode = 'default') =>
-  contentKey(toolId, version, mode, input);
+const key = (
+  i: Record<string, unknown>,
+  jsonText: string[] = [],
+  toolId = 'tool',
+  version = 'v1',
+  mode = 'default',
+) => contentKey(toolId, version, mode, i, new Set(jsonText));
 
 describe('contentKey', () => {
-  it('is the same for a deep copy with every object’s keys reversed or shuffled', () => {
+  it('is the same whatever the order of the named fields', () => {
     fc.assert(
-      fc.property(json, fc.integer(), (v, seed) => {
-        const k = key(v);
-        expect(key(reordered(v, (ks) => [...ks].reverse()))).toBe(k);
-        expect(key(reordered(v, shuffler(seed)))).toBe(k);
+      fc.property(input, fc.integer(), (i, seed) => {
+        const k = key(i);
+        expect(key(fieldsReordered(i, (ks) => [...ks].reverse()))).toBe(k);
+        expect(key(fieldsReordered(i, shuffler(seed)))).toBe(k);
       }),
       { numRuns: 300 },
     );
   });
 
-  it('is the same for objects whose keys are built in another order', () => {
+  it('counts the order of keys inside a value: a tool may answer in that order', () => {
     fc.assert(
-      fc.property(fc.dictionary(fc.string(), json, { maxKeys: 8 }), fc.integer(), (o, seed) => {
-        const shuffled = Object.fromEntries(shuffler(seed)(Object.keys(o)).map((k) => [k, o[k]!]));
-        expect(key({ nested: shuffled, list: [shuffled] })).toBe(key({ list: [o], nested: o }));
+      fc.property(json, fc.integer(), (v, seed) => {
+        const other = reordered(v, shuffler(seed));
+        const sameOrder = JSON.stringify(other) === JSON.stringify(v);
+        expect(key({ sample: other }) === key({ sample: v })).toBe(sameOrder);
       }),
-      { numRuns: 200 },
+      { numRuns: 300 },
     );
+    expect(key({ headers: { B: '1', A: '2' } })).not.toBe(key({ headers: { A: '2', B: '1' } }));
   });
 
   it('survives a JSON text round trip', () => {
     fc.assert(
-      fc.property(json, (v) => {
-        expect(key(JSON.parse(JSON.stringify(v)))).toBe(key(v));
+      fc.property(input, (i) => {
+        expect(key(JSON.parse(JSON.stringify(i)))).toBe(key(i));
       }),
       { numRuns: 300 },
     );
@@ -86,45 +99,113 @@ describe('contentKey', () => {
     // …and not for values that only look alike.
     expect(key(JSON.parse('{"n":"1"}'))).not.toBe(key(JSON.parse('{"n":1}')));
     expect(key(JSON.parse('{"a":"a"}'))).not.toBe(key(JSON.parse('{"a":"A"}')));
-    expect(key([1, 2])).not.toBe(key([2, 1]));
+    expect(key({ a: [1, 2] })).not.toBe(key({ a: [2, 1] }));
     expect(key({ a: null })).not.toBe(key({}));
   });
 
-  it('differs exactly when the canonical JSON texts differ', () => {
+  it('differs exactly when the canonical texts differ', () => {
     fc.assert(
-      fc.property(json, json, (a, b) => {
+      fc.property(input, input, (a, b) => {
         expect(key(a) === key(b)).toBe(canon(a) === canon(b));
       }),
       { numRuns: 500 },
     );
     // Near neighbours the random pairs rarely give.
-    const near: Json[] = [{}, [], null, 0, '', '0', false, { '': null }, [null], [[]], { a: {} }, { a: [] }];
+    const near: Input[] = [
+      {},
+      { a: [] },
+      { a: null },
+      { a: 0 },
+      { a: '' },
+      { a: '0' },
+      { a: false },
+      { a: { '': null } },
+      { a: [null] },
+      { a: [[]] },
+      { a: {} },
+      { '': null },
+      { b: null },
+    ];
     const keys = new Set(near.map((v) => key(v)));
     expect(keys.size).toBe(near.length);
   });
 
+  it('counts a jsonText field given as a value as its JSON text, and only such a field', () => {
+    fc.assert(
+      // A string is text already: only other values are turned into theirs.
+      fc.property(
+        json.filter((v) => typeof v !== 'string'),
+        (v) => {
+          expect(key({ sample: v }, ['sample'])).toBe(key({ sample: JSON.stringify(v) }, ['sample']));
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(key({ sample: { a: 1 } }, ['sample'])).toBe(key({ sample: '{"a":1}' }, ['sample']));
+    // Other text of the same value is other text (the key does not parse).
+    expect(key({ sample: { a: 1 } }, ['sample'])).not.toBe(key({ sample: '{ "a": 1 }' }, ['sample']));
+    // Not declared: a value and its text are two inputs.
+    expect(key({ left: { a: 1 } }, ['sample'])).not.toBe(key({ left: '{"a":1}' }, ['sample']));
+    expect(key({ sample: { a: 1 } })).not.toBe(key({ sample: '{"a":1}' }));
+  });
+
+  it('keeps numbers past a double (1e400 parses to Infinity) apart from null, everywhere', () => {
+    const inf = JSON.parse('{"n":1e400}').n as number;
+    expect(inf).toBe(Number.POSITIVE_INFINITY);
+    const keys = [
+      key({ n: inf }),
+      key({ n: -inf }),
+      key({ n: null }),
+      key({ n: 'null' }),
+      key({ n: [inf] }),
+      key({ n: [null] }),
+      key({ n: { x: inf } }),
+      key({ n: { x: null } }),
+      key({ n: { x: -inf } }),
+      key({ n: { y: inf } }),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
+    // A jsonText field: a value holding Infinity has no JSON text, and stays a value.
+    const declared = [
+      key({ n: { x: inf } }, ['n']),
+      key({ n: '{"x":null}' }, ['n']),
+      key({ n: inf }, ['n']),
+      key({ n: 'null' }, ['n']),
+      key({ n: null }, ['n']),
+    ];
+    expect(new Set(declared).size).toBe(declared.length - 1);
+    expect(key({ n: { x: null } }, ['n'])).toBe(key({ n: '{"x":null}' }, ['n']));
+    expect(key({ n: null }, ['n'])).toBe(key({ n: 'null' }, ['n']));
+  });
+
   it('is a 43-character base64url SHA-256 and changes with the tool id, version and mode', () => {
-    const base = contentKey('cron-expression', 'abc', 'explain', { expression: '* * * * *' });
+    const k = (t: string, v: string, m: string, i: Record<string, unknown>) => contentKey(t, v, m, i);
+    const base = k('cron-expression', 'abc', 'explain', { expression: '* * * * *' });
     expect(base).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(contentKey('cron-expression', 'abc', 'explain', { expression: '* * * * *' })).toBe(base);
-    expect(contentKey('cron-expressions', 'abc', 'explain', { expression: '* * * * *' })).not.toBe(base);
-    expect(contentKey('cron-expression', 'abd', 'explain', { expression: '* * * * *' })).not.toBe(base);
-    expect(contentKey('cron-expression', 'abc', 'build', { expression: '* * * * *' })).not.toBe(base);
-    expect(contentKey('cron-expression', 'abc', 'explain', { expression: '* * * * 1' })).not.toBe(base);
+    expect(k('cron-expression', 'abc', 'explain', { expression: '* * * * *' })).toBe(base);
+    expect(k('cron-expressions', 'abc', 'explain', { expression: '* * * * *' })).not.toBe(base);
+    expect(k('cron-expression', 'abd', 'explain', { expression: '* * * * *' })).not.toBe(base);
+    expect(k('cron-expression', 'abc', 'build', { expression: '* * * * *' })).not.toBe(base);
+    expect(k('cron-expression', 'abc', 'explain', { expression: '* * * * 1' })).not.toBe(base);
   });
 
   it('keeps the parts apart: a separator moved between tool id and mode gives another key', () => {
     expect(contentKey('a', 'v', 'b\0c', {})).not.toBe(contentKey('a\0b', 'v', 'c', {}));
     expect(contentKey('ab', 'v', 'c', {})).not.toBe(contentKey('a', 'v', 'bc', {}));
     expect(contentKey('a', 'bv', 'c', {})).not.toBe(contentKey('ab', 'v', 'c', {}));
-    expect(contentKey('a', 'v', 'm', '"x"')).not.toBe(contentKey('a', 'v', 'm"', 'x'));
+    expect(contentKey('a', 'v', 'm', { x: '"' })).not.toBe(contentKey('a', 'v', 'm"', { x: '' }));
   });
 
   it('gives distinct keys to distinct (tool id, version, mode, input) of the shapes the hub uses', () => {
     const toolId = fc.stringMatching(/^[a-z][a-z0-9-]{0,6}$/);
     const version = fc.stringMatching(/^[A-Za-z0-9_-]{0,4}$/);
     const mode = fc.string({ maxLength: 6 }).filter((m) => !m.includes('\0'));
-    const tuple = fc.tuple(toolId, version, mode, fc.jsonValue({ maxDepth: 1 }) as fc.Arbitrary<Json>);
+    const small = fc.dictionary(
+      fc.string({ maxLength: 2 }),
+      fc.jsonValue({ maxDepth: 1 }) as fc.Arbitrary<Json>,
+      { maxKeys: 2 },
+    );
+    const tuple = fc.tuple(toolId, version, mode, small);
     fc.assert(
       fc.property(tuple, tuple, ([t1, v1, m1, i1], [t2, v2, m2, i2]) => {
         const same = t1 === t2 && v1 === v2 && m1 === m2 && canon(i1) === canon(i2);
@@ -185,9 +266,9 @@ describe('ETags', () => {
   });
 
   it('batchEtagOf: same list, same tag; order and members matter', () => {
-    const a = etagOf(key(1));
-    const b = etagOf(key(2));
-    const c = etagOf(key(3));
+    const a = etagOf(key({ n: 1 }));
+    const b = etagOf(key({ n: 2 }));
+    const c = etagOf(key({ n: 3 }));
     const ab = batchEtagOf([a, b]);
     expect(ab).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
     expect(batchEtagOf([a, b])).toBe(ab);

@@ -1,14 +1,5 @@
 import * as crypto from 'node:crypto';
-import { configure } from 'safe-stable-stringify';
 import type { ToolDefinition } from '../shared/tool-def.js';
-
-/**
- * Canonical JSON: object keys sorted (by UTF-16 code units, as RFC 8785 does), numbers and
- * strings as JSON.stringify writes them. The input has been parsed and coerced by then, so
- * `{"b":1,"a":"\u0041"}` and `{"a":"A","b":1.0}` are the same text. A library rather than
- * a hand-written sort: safe-stable-stringify is pino's, fast and well kept.
- */
-const canonical = configure({ deterministic: true, bigint: false, circularValue: Error });
 
 /**
  * SHA-256 in base64url: the one-shot `crypto.hash` (Node 20.12+, ~3x faster than a Hash
@@ -22,12 +13,20 @@ const sha256: (text: string) => string =
 /**
  * The content address of a run (docs/api.md, "Result cache and ETags"): SHA-256 of the
  * tool id, the tool's version (src/cache/tool-version.ts), the mode and the canonical
- * input, base64url. Equal inputs in any key order or encoding share it; the tool's code or
- * a library it imports changing gives another.
+ * input, base64url. Equal inputs in any field order or JSON encoding share it; the tool's
+ * code or a library it imports changing gives another.
  */
-export function contentKey(toolId: string, version: string, mode: string, input: unknown): string {
-  return keyOf(keyPrefix(toolId, version, mode), input);
+export function contentKey(
+  toolId: string,
+  version: string,
+  mode: string,
+  input: Record<string, unknown>,
+  jsonText: ReadonlySet<string> = NO_FIELDS,
+): string {
+  return keyOf(keyPrefix(toolId, version, mode), input, jsonText);
 }
+
+const NO_FIELDS: ReadonlySet<string> = new Set();
 
 /** The part of a content key's text before the input: JSON framing, so no id, version or mode runs into the next. */
 export function keyPrefix(toolId: string, version: string, mode: string): string {
@@ -35,8 +34,51 @@ export function keyPrefix(toolId: string, version: string, mode: string): string
 }
 
 /** A content key from its prefix (kept per tool and mode by the caller) and the input. */
-export function keyOf(prefix: string, input: unknown): string {
-  return sha256(prefix + (canonical(input) ?? 'null'));
+export function keyOf(prefix: string, input: Record<string, unknown>, jsonText: ReadonlySet<string>): string {
+  return sha256(prefix + canonicalInput(input, jsonText));
+}
+
+/**
+ * The input as one text: its fields sorted by name (UTF-16 code units, as RFC 8785 sorts),
+ * since a tool reads its fields by name; each value as JSON.stringify writes it, the keys
+ * inside it in their own order, since a tool's answer may follow that order (the properties
+ * of a generated schema, the headers of generated code): a cache that sorted them would answer
+ * one order's bytes to the other under the same strong ETag. A field the tool takes as a
+ * JSON value or its JSON text alike (`jsonText` in its tool.ts) counts a value as its JSON
+ * text, the form the generic runtime sends. The input has been parsed and coerced by then,
+ * so `"\u0041"` and `"A"`, `1.0` and `1` are the same text.
+ */
+export function canonicalInput(input: Record<string, unknown>, jsonText: ReadonlySet<string>): string {
+  const pairs: unknown[] = [];
+  for (const name of Object.keys(input).sort()) {
+    let value = input[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' && jsonText.has(name)) {
+      const text = JSON.stringify(value);
+      // A value holding a number JSON cannot write has no JSON text: it stays a value.
+      if (!text.includes('null') || nonFinitePlaces(value).length === 0) value = text;
+    }
+    pairs.push(name, value);
+  }
+  const text = JSON.stringify(pairs);
+  // JSON writes Infinity (a number past a double's range, such as 1e400, parses to it) as null:
+  // where the text has a null, the places of the numbers that are not finite are added after a
+  // NUL (which JSON text never holds unescaped), so 1e400 and null keep their own keys.
+  if (!text.includes('null')) return text;
+  const places = nonFinitePlaces(pairs);
+  return places.length === 0 ? text : `${text}\0${places.join('\0')}`;
+}
+
+/** Where `value` holds numbers that are not finite (JSON paths, keys as JSON strings) and which. */
+function nonFinitePlaces(value: unknown, path = '', out: string[] = []): string[] {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) out.push(`${path}=${value}`);
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) nonFinitePlaces(value[i], `${path}/${i}`, out);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) nonFinitePlaces(v, `${path}/${JSON.stringify(k)}`, out);
+  }
+  return out;
 }
 
 /** The strong ETag of every 200 of a run with this content key. */

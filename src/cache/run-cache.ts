@@ -22,6 +22,8 @@ export class RunCache {
   private readonly versions = new Map<string, string>();
   /** Each tool's key prefix by mode, made once (a run's key costs one hash of the input). */
   private readonly prefixes = new Map<string, Map<string, string>>();
+  /** Each tool's fields whose value counts as its JSON text (its `jsonText`). */
+  private readonly jsonText = new Map<string, ReadonlySet<string>>();
 
   constructor(
     tools: Map<string, RegisteredTool>,
@@ -31,6 +33,7 @@ export class RunCache {
     for (const [id, tool] of tools) {
       const folder = dirname(tool.runPath);
       this.versions.set(id, toolVersion(folder, [join(dirname(folder), '_shared'), toolKitDir]));
+      this.jsonText.set(id, new Set(tool.def.jsonText ?? []));
     }
   }
 
@@ -56,7 +59,7 @@ export class RunCache {
       prefix = keyPrefix(def.id, this.versionOf(def.id), mode);
       byMode.set(mode, prefix);
     }
-    const key = keyOf(prefix, input);
+    const key = keyOf(prefix, input, this.jsonText.get(def.id)!);
     return { key, etag: etagOf(key) };
   }
 

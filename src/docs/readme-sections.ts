@@ -225,10 +225,20 @@ function policyTable(tools: readonly ToolDefinition[]): string {
   ].join('\n');
 }
 
-/** Which tools' results are cacheable and carry an ETag (their `deterministic` declaration). */
+/**
+ * Which tools' results are cacheable and carry an ETag (their `deterministic` declaration),
+ * and the fields whose JSON value and JSON text share a key (their `jsonText`).
+ */
 function cacheableTable(tools: readonly ToolDefinition[]): string {
-  const rows = tools.map((t) => `| ${t.id} | ${cacheableWhen(t)} |`);
-  return ['| toolId | cacheable, with an ETag |', '|---|---|', ...rows].join('\n');
+  const rows = tools.map((t) => {
+    const fields = (t.jsonText ?? []).map((f) => `\`${f}\``).join(', ') || '—';
+    return `| ${t.id} | ${cacheableWhen(t)} | ${fields} |`;
+  });
+  return [
+    '| toolId | cacheable, with an ETag | a JSON value keyed as its JSON text |',
+    '|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
 
 function cell(text: string): string {

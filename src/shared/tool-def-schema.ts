@@ -177,6 +177,14 @@ export const TOOL_DEFINITION_SCHEMA = {
     },
     /** Result fields that depend on the clock (e.g. cron's next runs); examples compare the rest. */
     volatileResultFields: texts,
+    /**
+     * Named fields that take a JSON value or its JSON text alike: a string is parsed as JSON and
+     * answers what the value answers. The content key counts a value as its JSON text, so both
+     * forms share one cache entry and ETag (test/json-text.test.ts runs every case both ways).
+     * A tool whose answer tells the forms apart (structured-diff names the format it read) lists
+     * none.
+     */
+    jsonText: { type: 'array', items: text, uniqueItems: true },
   },
   additionalProperties: false,
 } as const satisfies JSONSchema;

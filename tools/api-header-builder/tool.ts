@@ -134,4 +134,5 @@ export default defineTool({
   ],
   relatedTools: ['api-response-mocker', 'structured-output-validator'],
   deterministic: true,
+  jsonText: ['headers'],
 });

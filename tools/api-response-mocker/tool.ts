@@ -180,4 +180,5 @@ export default defineTool({
   ],
   relatedTools: ['api-header-builder', 'schema-generator', 'structured-output-validator'],
   deterministic: true,
+  jsonText: ['response'],
 });

@@ -252,4 +252,5 @@ export default defineTool({
   relatedTools: ['regex-tester', 'format-detective'],
   // `from` defaults to the clock: the same input is the same answer only with `from` given.
   deterministic: { whenGiven: ['from'] },
+  jsonText: ['fields'],
 });

@@ -116,4 +116,5 @@ export default defineTool({
   ],
   relatedTools: ['structured-output-validator', 'api-response-mocker', 'token-counter'],
   deterministic: true,
+  jsonText: ['sample'],
 });

@@ -210,4 +210,5 @@ export default defineTool({
   ],
   relatedTools: ['schema-generator', 'structured-diff', 'api-response-mocker', 'token-counter'],
   deterministic: true,
+  jsonText: ['schema', 'target'],
 });

@@ -291,4 +291,5 @@ export default defineTool({
   ],
   relatedTools: ['structured-output-validator', 'schema-generator', 'format-detective'],
   deterministic: true,
+  jsonText: ['messages'],
 });
