@@ -6,8 +6,10 @@ import { defaultMaxConnections } from './config/fd-limit.js';
 import { type HubConfig, loadConfig } from './config/index.js';
 import { resolvePolicies } from './config/policy.js';
 import { HubError } from './errors.js';
+import { frameworkErrorHandler } from './http/bad-url.js';
 import { clientErrorHandler } from './http/client-error.js';
 import { guardConnections } from './http/connections.js';
+import type { RefusalCounter } from './http/refusals.js';
 import { mcpAllowedHosts } from './mcp/hosts.js';
 import accessLogPlugin from './plugins/access-log.js';
 import apiKeysPlugin from './plugins/api-keys.js';
@@ -92,6 +94,7 @@ export async function buildApp(options: BuildOptions = {}) {
       // HTTP/1.1 without Host gets the hub's counted 400 (src/plugins/host-header.ts), not Node's bare one.
       requireHostHeader: false,
     },
+    frameworkErrors: frameworkErrorHandler((): RefusalCounter | undefined => app.refusals),
     clientErrorHandler: clientErrorHandler({
       requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
       onRefused: (address) => app.refusals?.count(address),

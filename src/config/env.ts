@@ -268,7 +268,7 @@ export const ENV_SCHEMA = {
       maximum: 1000000,
       default: 60,
       description:
-        'Requests per minute per client refused before the rate limiter (400, 401, 404, 405, 408, 413, 415, 431) before that client gets 429 at once; 0: off',
+        'Requests per minute per client refused before the rate limiter (400, 401, 404, 405, 408, 413, 415, 417, 431) before that client gets 429 at once; 0: off',
     },
     API_KEYS_FILE: {
       type: 'string',

@@ -1,5 +1,5 @@
 /** Statuses a request is refused with before it reaches the rate limiter (junk). */
-export const REFUSAL_STATUSES = new Set([400, 401, 404, 405, 408, 413, 415, 431]);
+export const REFUSAL_STATUSES = new Set([400, 401, 404, 405, 408, 413, 415, 417, 431]);
 
 interface Window {
   count: number;

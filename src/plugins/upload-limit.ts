@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import fp from 'fastify-plugin';
 import { HubError } from '../errors.js';
 import { drainBeforeClose } from '../http/upload-drain.js';
+import { quote } from '../shared/quote.js';
 
 const MiB = 1024 * 1024;
 /** How long a refused upload may still be read (docs/api.md, "Before the limits"). */
@@ -21,6 +22,10 @@ const DRAIN_MAX_MS = 10_000;
  *   bounded, before the connection closes (src/http/upload-drain.ts): a socket closed with
  *   unread bytes resets, and a client still writing would see EPIPE, not the answer.
  */
+/** Marks a request whose `Expect` names something other than 100-continue. */
+const UNMET = Symbol('toolhub.unmetExpectation');
+type Expecting = IncomingMessage & { [UNMET]?: true };
+
 export default fp<{ bodyLimit: number }>(
   async (app, opts) => {
     const cap = opts.bodyLimit;
@@ -31,7 +36,22 @@ export default fp<{ bodyLimit: number }>(
       if (!(declared(req) > cap)) res.writeContinue();
       server.emit('request', req, res);
     });
+    // Any other expectation: answered 417 by the hub (counted as junk, a ToolRunError), not
+    // by Node's bare default.
+    server.on('checkExpectation', (req, res) => {
+      (req as Expecting)[UNMET] = true;
+      server.emit('request', req, res);
+    });
     app.addHook('onRequest', (request, _reply, done) => {
+      if ((request.raw as Expecting)[UNMET]) {
+        return done(
+          new HubError(
+            'INVALID_INPUT',
+            `the expectation ${quote(request.headers.expect)} cannot be met: only 100-continue is understood`,
+            { status: 417 },
+          ),
+        );
+      }
       const length = declared(request.raw);
       if (!(length > cap)) return done();
       done(
