@@ -439,3 +439,26 @@ describe('bad input gets the right code on both surfaces', () => {
     }
   });
 });
+
+describe('an endpoint whose path names the mode', () => {
+  it.each([
+    [
+      '/api/color-palette/convert/',
+      { color: 'red', format: 'hex', scheme: 'analogous' },
+      'scheme',
+      'convert',
+    ],
+    ['/api/structured-diff/apply/', { document: '{}', patch: '[]', mode: 'summary' }, 'mode', 'apply'],
+  ])(
+    '%s refuses the mode field by name instead of listing it as allowed',
+    async (url, payload, field, mode) => {
+      const res = await app.inject({ method: 'POST', url, payload });
+      expect(res.statusCode, res.body).toBe(400);
+      const body = errorBody(res);
+      expect(body.errorCode).toBe('INVALID_INPUT');
+      expect(body.error).toBe(
+        `'${field}' is not taken here: ${url} always runs mode '${mode}'; leave ${field} out`,
+      );
+    },
+  );
+});

@@ -115,6 +115,13 @@ export function fromDedicated(
   let mode: string;
   if (endpoint.mode) {
     mode = endpoint.mode;
+    // The path names the mode: a mode field here would be ignored, so it is refused by name.
+    const field = def.modeField;
+    if (field && input[field] !== undefined)
+      throw new HubError(
+        'INVALID_INPUT',
+        `${quote(field)} is not taken here: ${endpoint.path} always runs mode ${quote(mode)}; leave ${field} out`,
+      );
   } else {
     const field = def.modeField!;
     mode = resolveMode(def, input[field], endpoint.modes ?? def.modes);

@@ -176,3 +176,14 @@ describe('messages errors', () => {
     );
   });
 });
+
+describe('messages alone', () => {
+  it('count without a text field at all (an MCP or dedicated call need not send text: "")', async () => {
+    const alone = await call({ model: 'gpt-4o', messages: COOKBOOK }, 'count');
+    expect(alone).toEqual(await count({ model: 'gpt-4o', messages: COOKBOOK }));
+  });
+
+  it('neither text nor messages is refused, naming both', async () => {
+    await expectToolError(call({ model: 'gpt-4o' }, 'count'), 'INVALID_INPUT', 'text is required (or messages');
+  });
+});

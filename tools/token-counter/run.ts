@@ -79,7 +79,7 @@ const usd = (value: number) => Math.round(value * 1e8) / 1e8;
 
 /** Input as the schema in tool.ts passed it: text within its length, limit an integer in range. */
 export default async function run(input: ToolInput, mode: string): Promise<TokenCountResult> {
-  const text = input.text as string;
+  const text = (input.text as string | undefined) ?? '';
   const limit = input.limit as number | undefined;
   const expectedOutputTokens = input.expectedOutputTokens as number | undefined;
   // An empty model (`?b=`) is text, so the schema's default does not fill it: it means the default.
@@ -93,6 +93,8 @@ export default async function run(input: ToolInput, mode: string): Promise<Token
       'UNSUPPORTED_OPTION',
     );
   }
+  if (!messages && input.text === undefined)
+    throw new ToolInputError('text is required (or messages, to count a chat)');
   if (messages && text !== '') {
     throw new ToolInputError('give text or messages, not both: text must be empty when messages is given');
   }

@@ -217,17 +217,17 @@ export default defineTool({
         description: 'Optional expected output tokens: adds the output cost and counts toward fits',
       },
     },
-    required: ['text'],
+    // Not required: a chat count gives messages alone (the tool asks for one of the two).
     additionalProperties: false,
   },
   output: OUTPUT,
   semanticFields: {
-    text: `Text to tokenize, up to ${n(MAX_TEXT_CHARS)} Unicode code points (empty when messages is given); special-token strings such as <|endoftext|> or <|eot_id|> count as plain text`,
+    text: `Text to tokenize, up to ${n(MAX_TEXT_CHARS)} Unicode code points (empty or left out when messages is given; required otherwise); special-token strings such as <|endoftext|> or <|eot_id|> count as plain text`,
     model:
       'Model or encoding name, case-insensitive (default gpt-4o, i.e. o200k_base). Exact: OpenAI (gpt-5, gpt-4.1, gpt-4o, o1, o3, o4-mini, gpt-oss (o200k_harmony counts as o200k_base), gpt-4, gpt-3.5-turbo, text-embedding, legacy GPT-3; encodings o200k_base, cl100k_base, p50k_base, p50k_edit, r50k_base), Llama 3.x (llama-3-8b, llama-3.1-70b, meta-llama/...), Mistral 7B v0.1/v0.2 and Mixtral 8x7B. Estimated (exact false, with a measured error bound): claude-*, gemini-*, Mistral 7B v0.3, Mixtral 8x22B, Codestral, NeMo, Large, Small, Ministral, Pixtral. Other names: UNSUPPORTED_OPTION',
     limit: `Optional token limit (integer 0..${n(MAX_LIMIT)}): the result then has withinLimit (tokens <= limit) and remaining (limit - tokens, negative when over)`,
     mode: `count (default): the token count only; tokens: also the ids and the text piece of each token (first ${n(MAX_LISTED)}; exact tokenizers and text only)`,
-    messages: `Optional chat messages, an array (or its JSON text) of at most ${n(MAX_MESSAGES)} {role, content, name?} (role and name 1..64 characters): counted with the chat format, OpenAI cookbook rule (3 per message + 1 per name + 3 reply priming) or Llama 3's chat template token for token; other families refuse it. text must be empty`,
+    messages: `Optional chat messages, an array (or its JSON text) of at most ${n(MAX_MESSAGES)} {role, content, name?} (role and name 1..64 characters): counted with the chat format, OpenAI cookbook rule (3 per message + 1 per name + 3 reply priming) or Llama 3's chat template token for token; other families refuse it. text must then be empty or left out`,
     expectedOutputTokens: `Optional expected output tokens (0..${n(MAX_EXPECTED_OUTPUT)}): cost then adds the output price, and fits counts them against the context window`,
   },
   endpoints: [
