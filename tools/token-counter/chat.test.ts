@@ -184,6 +184,10 @@ describe('messages alone', () => {
   });
 
   it('neither text nor messages is refused, naming both', async () => {
-    await expectToolError(call({ model: 'gpt-4o' }, 'count'), 'INVALID_INPUT', 'text is required (or messages');
+    await expectToolError(
+      call({ model: 'gpt-4o' }, 'count'),
+      'INVALID_INPUT',
+      'text is required (or messages',
+    );
   });
 });
