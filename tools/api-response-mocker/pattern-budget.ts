@@ -1,4 +1,4 @@
-import { ToolInputError } from '#tool-kit';
+import { quote, ToolInputError } from '#tool-kit';
 
 export const MAX_PATTERN_LENGTH = 256;
 export const MAX_PATTERN_OUTPUT = 1000;
@@ -16,6 +16,7 @@ export function checkPattern(pattern: string): void {
   if (pattern.length > MAX_PATTERN_LENGTH) {
     throw new ToolInputError(`pattern is longer than ${MAX_PATTERN_LENGTH} characters`);
   }
+  checkSyntax(pattern);
   const scan = { s: pattern, i: 0, width: 0 };
   let length = 0;
   // A stray `)` ends a group that never opened; keep counting past it.
@@ -29,6 +30,25 @@ export function checkPattern(pattern: string): void {
     );
   }
   if (scan.width > MAX_CLASS_WIDTH) throw new ToolInputError('pattern character classes are too wide');
+}
+
+/**
+ * A pattern no regular expression engine reads (`(`, `[a-`) is a schema error, refused as
+ * one rather than mocked as an empty string. ECMA-262 with the `u` flag (ajv's reading), or
+ * without it, as some schemas are written for that; building a RegExp never runs it.
+ */
+function checkSyntax(pattern: string): void {
+  for (const flags of ['u', '']) {
+    try {
+      new RegExp(pattern, flags);
+      return;
+    } catch (err) {
+      if (flags === '')
+        throw new ToolInputError(
+          `pattern ${quote(pattern)} is not a valid regular expression: ${(err as Error).message.replace(/^Invalid regular expression: \/.*\/\w*: /, '')}`,
+        );
+    }
+  }
 }
 
 interface Scan {

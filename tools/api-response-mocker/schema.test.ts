@@ -114,7 +114,11 @@ describe('schema refusals', () => {
       /only local references/,
     ],
     ['a file $ref', { $ref: 'file:///etc/passwd', type: 'object' }, /only local references/],
-    ['an impossible pattern', { type: 'string', pattern: '[z-a]' }, /no value fits it/],
+    [
+      'a pattern no regex engine reads',
+      { type: 'string', pattern: '[z-a]' },
+      /is not a valid regular expression: Range out of order/,
+    ],
     [
       'a missing local $ref',
       { type: 'object', properties: { a: { $ref: '#/$defs/none' } } },
@@ -154,15 +158,12 @@ describe('schema refusals', () => {
 });
 
 describe('pattern budget', () => {
-  it.each([
-    '^[A-Z]{3}-\\d{4}$',
-    '(foo|bar)+baz*',
-    '[\\u0000-\\uffff]{0,10}',
-    'a)b{5}',
-    '(?<year>\\d{4})-(?:\\d{2})',
-  ])('accepts %j', (p) => {
-    expect(() => checkPattern(p)).not.toThrow();
-  });
+  it.each(['^[A-Z]{3}-\\d{4}$', '(foo|bar)+baz*', '[\\u0000-\\uffff]{0,10}', '(?<year>\\d{4})-(?:\\d{2})'])(
+    'accepts %j',
+    (p) => {
+      expect(() => checkPattern(p)).not.toThrow();
+    },
+  );
 
   it.each(['a)b{1000}c{1000}', '((((a+)+)+)+)+', 'x'.repeat(257), '[\u0000-\uffff][\u0000-\uffff]'])(
     'refuses %j',
@@ -170,4 +171,22 @@ describe('pattern budget', () => {
       await expectToolError(() => checkPattern(p), 'INVALID_INPUT');
     },
   );
+
+  it.each([
+    ['(', 'Unterminated group'],
+    ['a)b{5}', "Unmatched ')'"],
+    ['[b-a]', 'Range out of order in character class'],
+  ])('refuses %j as no regular expression (%s), rather than mocking an empty string', async (p, why) => {
+    await expectToolError(
+      () => checkPattern(p),
+      'INVALID_INPUT',
+      `pattern '${p}' is not a valid regular expression: ${why}`,
+    );
+  });
+
+  it('accepts a pattern valid only without the u flag', () => {
+    const pattern = '^a\\-b$';
+    expect(() => new RegExp(pattern, 'u')).toThrow();
+    expect(() => checkPattern(pattern)).not.toThrow();
+  });
 });
