@@ -36,7 +36,11 @@ export const RESPONSE_SCHEMAS = {
     properties: {
       toolId: str,
       requestId: str,
-      surface: { enum: [...SURFACES], description: '`runtime`: the generic runtime endpoint' },
+      surface: {
+        enum: [...SURFACES],
+        description:
+          'Where the run came in: `runtime` the generic runtime endpoint, `dedicated` a dedicated endpoint, `batch` an item of a batch, `mcp` a tools/call',
+      },
       source: { enum: [...SOURCES] },
       mode: str,
       durationMs: { type: 'number', description: 'Execution time in the worker' },

@@ -1,11 +1,11 @@
 import { basename, relative, sep } from 'node:path';
-import { ENV_SCHEMA } from '../config/env.js';
 import { POLICY_DEFAULTS } from '../config/policy.js';
 import { errorTableMarkdown } from '../errors.js';
 import { projectRoot } from '../paths.js';
 import type { RegisteredTool } from '../registry.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
 import { conformanceTable, readConformance } from './conformance.js';
+import { envTable, HEADLINE_SETTINGS } from './env-table.js';
 import { readExamples, readOptionExamples } from './examples.js';
 import { numberWord } from './sections.js';
 import { cacheableWhen } from './skill-sections.js';
@@ -37,7 +37,7 @@ export function docSections(
       policies: policyTable(tools),
       cacheable: cacheableTable(tools),
     },
-    'docs/operations.md': { env: envTable() },
+    'docs/operations.md': { env: envTable(undefined, { accepted: true }) },
     'docs/tools.md': { tools: toolList(registered, '../') },
   };
 }
@@ -171,45 +171,6 @@ function trimStrings(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, trimStrings(v)]));
   }
   return value;
-}
-
-/** The settings the README shows; docs/operations.md has them all. */
-const HEADLINE_SETTINGS = [
-  'PORT',
-  'REDIS_URL',
-  'POLICY_FILE',
-  'RUNTIME_ENABLED',
-  'DISABLED_TOOLS',
-  'POOL_THREADS',
-  'POOL_OVERFLOW_THREADS',
-  'QUEUE_WAIT_MS',
-  'CAP_WAIT_MS',
-  'TRUST_PROXY',
-  'REQUEST_TIMEOUT_MS',
-  'MAX_CONNECTIONS',
-  'REFUSAL_LIMIT',
-  'SHUTDOWN_TIMEOUT_MS',
-] as const;
-
-/** The environment variables (only `names` when given) with their defaults and meaning. */
-function envTable(names?: readonly string[]): string {
-  const all = Object.entries(ENV_SCHEMA.properties);
-  for (const name of names ?? []) {
-    if (!all.some(([n]) => n === name)) throw new Error(`no environment variable ${name} in ENV_SCHEMA`);
-  }
-  const rows = all
-    .filter(([name]) => !names || names.includes(name))
-    .map(([name, p]) => {
-      const prop = p as unknown as { default?: unknown; description: string };
-      const def =
-        prop.default === undefined
-          ? '(unset)'
-          : prop.default === ''
-            ? '(none)'
-            : `\`${String(prop.default)}\``;
-      return `| \`${name}\` | ${name === 'POOL_THREADS' ? 'CPU count, 1..4' : def} | ${prop.description} |`;
-    });
-  return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
 }
 
 function policyTable(tools: readonly ToolDefinition[]): string {
