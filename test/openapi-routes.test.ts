@@ -11,7 +11,7 @@ const NOT_OPERATIONS: { route: RegExp; why: string }[] = [
   { route: /^GET (\/|\/tools(\/.*)?)$/, why: 'the tool pages: HTML for people (docs/api.md, "Tool pages")' },
   { route: /^GET \/docs(\/.*)?$/, why: 'Swagger UI, the browsable form of this document' },
   {
-    route: /^(GET|DELETE|PUT|PATCH) \/mcp$/,
+    route: /^(GET|DELETE|PUT|PATCH|OPTIONS) \/mcp$/,
     why: "405 only (a stateless MCP server's transport answer), said in POST /mcp's description",
   },
 ];

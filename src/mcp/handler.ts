@@ -1,5 +1,6 @@
 import { createMcpHandler, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import { answerDirect, type DirectAnswer, type DirectRequest } from './direct.js';
+import { boundErrorAnswer, longHeaderValues } from './echo.js';
 import { type McpCaller, type McpParts, mcpServer } from './server.js';
 
 /** What the /mcp route needs of the official SDK; src/plugins/mcp.ts loads this module lazily. */
@@ -8,7 +9,7 @@ export interface McpHandler {
   refuse: (host: string | undefined, origin: string | undefined, allowedHosts: string[]) => string | null;
   /** The hub's own answer to a hot message (src/mcp/direct.ts), or null: ask `fetch`. */
   direct: (request: DirectRequest, caller: McpCaller) => Promise<DirectAnswer | null>;
-  /** The SDK's answer. */
+  /** The SDK's answer, with the header values and fields its errors echo cut (src/mcp/echo.ts). */
   fetch: (request: Request, caller: McpCaller) => Promise<Response>;
   close: () => Promise<void>;
 }
@@ -26,12 +27,33 @@ export function mcpHandler(parts: McpParts, onerror: (err: unknown) => void): Mc
       return from.ok ? null : from.message;
     },
     direct: (request, caller) => answerDirect(parts, caller, request),
-    fetch: (request, caller) =>
-      handler.fetch(request, {
+    fetch: async (request, caller) => {
+      const response = await handler.fetch(request, {
         authInfo: { token: '', clientId: caller.client, scopes: [], extra: { caller } },
-      }),
+      });
+      return boundEchoes(request, response);
+    },
     close: async () => {
       await handler.close();
     },
   };
+}
+
+/**
+ * The SDK's answer with the values its errors echo bounded: it repeats header values whole
+ * (a 15,000-character `Mcp-Name` that does not match the body comes back three times, in
+ * `message` and `data.mismatch`), where every answer of the hub cuts them (docs/api.md,
+ * "Errors"). Any other answer goes out as the SDK made it.
+ */
+async function boundEchoes(request: Request, response: Response): Promise<Response> {
+  const text = await response.text();
+  const bounded = boundErrorAnswer(
+    response.headers.get('content-type'),
+    text,
+    longHeaderValues(request.headers),
+  );
+  const headers = new Headers(response.headers);
+  if (bounded !== null) headers.delete('content-length');
+  const body = bounded ?? text;
+  return new Response(body === '' ? null : body, { status: response.status, headers });
 }

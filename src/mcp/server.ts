@@ -1,10 +1,19 @@
-import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import {
+  type JSONRPCRequest,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Result,
+  Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { Tier } from '../auth/tiers.js';
 import type { Hub } from '../run/hub.js';
 import { fromArguments } from '../run/input.js';
 import type { RunLog, RunResult } from '../run/run-types.js';
+import { quote } from '../shared/quote.js';
 import { toCallResult } from './call-result.js';
 import type { McpListings } from './listings.js';
+import { paramsError } from './params-error.js';
 import { type McpResource, USAGE_RESOURCE } from './resources.js';
 import { type McpTool, modeArgument } from './tools.js';
 
@@ -27,13 +36,34 @@ export interface McpParts {
   version: string;
 }
 
+type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
+
+/**
+ * The SDK's `Server`, with a message whose params fail the schema of its method answered
+ * `-32602` (Invalid params) with a short message (src/mcp/params-error.ts), where the SDK
+ * answers `-32603` (Internal error) with zod's whole issue dump. Every handler is wrapped,
+ * the SDK's own (`initialize`, `server/discover`, `ping`) included.
+ */
+class HubServer extends Server {
+  protected override _wrapHandler(method: string, handler: Handler): Handler {
+    const wrapped = super._wrapHandler(method, handler);
+    return async (request, ctx) => {
+      try {
+        return await wrapped(request, ctx);
+      } catch (err) {
+        throw paramsError(method, err) ?? err;
+      }
+    };
+  }
+}
+
 /**
  * The MCP server of one HTTP request (the SDK's low-level `Server`: the hub answers
  * `tools/list` and `tools/call` itself, so that every call goes through the run facade,
  * its limits and its error codes, and the advertised schemas are the hub's own).
  */
 export function mcpServer(parts: McpParts, caller: McpCaller): Server {
-  const server = new Server(serverIdentity(parts.version), {
+  const server = new HubServer(serverIdentity(parts.version), {
     capabilities: { tools: {}, resources: {} },
     instructions:
       "Developer and AI tools run by the hub. Read a tool's SKILL.md resource before its first call. A refused call is a result with isError whose text is a JSON error with an errorCode (also in _meta.error); honour retryAfterSec and never retry INVALID_INPUT unchanged.",
@@ -42,7 +72,7 @@ export function mcpServer(parts: McpParts, caller: McpCaller): Server {
   server.setRequestHandler('tools/call', async (request) => {
     const { name, arguments: args = {} } = request.params;
     if (!parts.hub.tools.has(name))
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${quote(name)}`);
     return toCallResult(await runCall(parts, caller, name, args));
   });
   server.setRequestHandler('resources/list', async () => parts.listings.resources);
@@ -53,7 +83,7 @@ export function mcpServer(parts: McpParts, caller: McpCaller): Server {
     if (!resource) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `Unknown resource: ${request.params.uri.slice(0, 200)}`,
+        `Unknown resource: ${quote(request.params.uri)}`,
       );
     }
     return readResult(resource);

@@ -80,8 +80,10 @@ export default fp<McpOptions>(
     await app.register(async (scope: FastifyInstance) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+      // Every method but POST gets the transport's 405 with Allow: POST (serveMcp), OPTIONS
+      // too; with CORS_ORIGINS set, an allowed preflight is answered 204 before it (cors.ts).
       scope.route({
-        method: ['POST', 'GET', 'DELETE', 'PUT', 'PATCH'],
+        method: ['POST', 'GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'],
         url: '/mcp',
         config: { toolSurface: true },
         handler: (request, reply) => serveMcp(ctx, request, reply),
