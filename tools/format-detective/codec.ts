@@ -2,6 +2,7 @@
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import type { Document } from 'yaml';
 import { ToolInputError } from '#tool-kit';
+import { lossyNumber } from '../_shared/json-exact.js';
 import { readIni, writeIni } from './ini-format.js';
 import {
   checkOutputSize,
@@ -99,9 +100,9 @@ function writeToml(value: Json): string {
 export function decode(format: Format, text: string, yamlDocuments?: Document[]): Decoded {
   switch (format) {
     case 'json':
-      return { value: parseJson(text), warnings: [] };
+      return { value: parseJson(text), warnings: lossyWarnings(text) };
     case 'ndjson':
-      return { value: parseNdjson(text), warnings: [] };
+      return { value: parseNdjson(text), warnings: lossyWarnings(text) };
     case 'yaml':
       return parseYaml(text, yamlDocuments);
     case 'toml':
@@ -115,6 +116,18 @@ export function decode(format: Format, text: string, yamlDocuments?: Document[])
     case 'ini':
       return readIni(text);
   }
+}
+
+/**
+ * A JSON number a double cannot hold (a big integer, a long decimal) is read as the nearest
+ * double, as every JSON reader of JavaScript does: said once, rather than changed silently.
+ */
+function lossyWarnings(text: string): string[] {
+  const token = lossyNumber(text);
+  if (token === undefined) return [];
+  return [
+    `the number ${token.slice(0, 40)} has no exact double form: it is written as ${JSON.stringify(Number(token))} (send such values as strings)`,
+  ];
 }
 
 function encodeUnchecked(format: Format, value: Json): Encoded {

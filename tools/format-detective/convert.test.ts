@@ -75,3 +75,26 @@ describe('format-detective convert', () => {
     expect((await convert('[]', 'ndjson')).output).toBe('');
   });
 });
+
+describe('JSON numbers a double cannot hold', () => {
+  it.each([
+    [
+      '{"a":123456789012345678901234567890}',
+      'toml',
+      '123456789012345678901234567890',
+      '1.2345678901234568e+29',
+    ],
+    ['{"p":0.1234567890123456789}', 'yaml', '0.1234567890123456789', '0.12345678901234568'],
+    ['{"id":9007199254740993}\n{"id":1}\n', 'json', '9007199254740993', '9007199254740992'],
+  ])('%s → %s says the number was rounded', async (text, to, token, written) => {
+    const result = await convert(text, to);
+    expect(result.warnings).toContain(
+      `the number ${token} has no exact double form: it is written as ${written} (send such values as strings)`,
+    );
+  });
+
+  it('says nothing when every number is exact, however it is written', async () => {
+    const result = await convert('{"a":1.0,"b":1e2,"c":-0.5,"d":"123456789012345678901234567890"}', 'toml');
+    expect(result.warnings).toEqual([]);
+  });
+});
