@@ -10,7 +10,7 @@ export const ERROR_TABLE = {
   INVALID_INPUT: {
     status: 400,
     otherStatuses: [401, 404, 415, 417],
-    when: 'missing or ill-typed field, unknown toolId, bad `source`, unparseable input or path (unknown route: 404; wrong content type: 415; an `Expect` other than 100-continue: 417; API keys on and the key missing or unknown: 401 with `WWW-Authenticate: Bearer`)',
+    when: 'missing or ill-typed field, unknown toolId, bad `source`, unparseable input or path (unknown route: 404; wrong content type or a compressed body: 415; an `Expect` other than 100-continue: 417; API keys on and the key missing or unknown: 401 with `WWW-Authenticate: Bearer`)',
   },
   UNSUPPORTED_OPTION: {
     status: 400,

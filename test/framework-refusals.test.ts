@@ -6,12 +6,13 @@ import { type Instance, startInstance, stopInstance } from './server-process.js'
  * Requests that reach no route's hooks still get a ToolRunError with a bounded message and
  * count as junk (docs/api.md, "Before the limits: junk, pressure, shutdown"): a path with a
  * malformed percent-escape and a path parameter past its length (fastify's frameworkErrors,
- * whose own answer repeated the whole URL), and an `Expect` other than 100-continue (Node's
- * bare 417 before). A real process: the Expect path lives in Node's HTTP server.
+ * whose own answer repeated the whole URL), an `Expect` other than 100-continue (Node's
+ * bare 417 before), and a body in a content coding (read as if plain before). A real
+ * process: the Expect path lives in Node's HTTP server.
  */
 let hub: Instance | undefined;
 beforeAll(async () => {
-  hub = await startInstance({ REFUSAL_LIMIT: '3' });
+  hub = await startInstance({ REFUSAL_LIMIT: '4' });
 });
 afterAll(async () => {
   await stopInstance(hub);
@@ -81,8 +82,23 @@ describe('refusals before any route', () => {
     expect(res.bytes).toBeLessThan(400);
   });
 
+  it('a body in a content coding: 415 with Accept-Encoding: identity; identity itself is plain', async () => {
+    const json = { 'content-type': 'application/json' };
+    const plain = await send(
+      '/api/token-counter/',
+      { ...json, 'content-encoding': 'Identity' },
+      '{"text":"a"}',
+    );
+    expect(plain.status).toBe(200);
+    const gzip = await send('/api/token-counter/', { ...json, 'content-encoding': 'gzip' }, '{"text":"a"}');
+    expect(gzip.status).toBe(415);
+    expect(gzip.headers['accept-encoding']).toBe('identity');
+    expect(gzip.body).toMatchObject({ ok: false, errorCode: 'INVALID_INPUT' });
+    expect(gzip.body.error).toBe("the content coding 'gzip' is not accepted: send the body uncompressed");
+  });
+
   it('each counts as junk: past REFUSAL_LIMIT the client gets 429, health still answers', async () => {
-    // Three refusals above: the limit (3) is reached.
+    // Four refusals above: the limit (4) is reached.
     for (const path of ['/api/%zz', '/api/skills-index.json']) {
       const res = await send(path);
       expect(res.status).toBe(429);

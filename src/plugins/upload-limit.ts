@@ -18,10 +18,20 @@ const DRAIN_MAX_MS = 10_000;
  * - `Expect: 100-continue` gets `100 Continue` only when the declared length fits: with a
  *   `checkContinue` listener Node no longer sends it by itself, and a client told to go on
  *   would be refused mid-upload (RFC 9110 §10.1.1);
+ * - a body in a content coding other than identity is 415 with `Accept-Encoding: identity`
+ *   (it would otherwise be read as if it were plain: gzip as malformed JSON);
  * - every answer sent before its request's body has arrived drains the rest of the upload,
  *   bounded, before the connection closes (src/http/upload-drain.ts): a socket closed with
  *   unread bytes resets, and a client still writing would see EPIPE, not the answer.
  */
+const IDENTITY = /^\s*identity\s*$/i;
+
+/** Whether a body comes with the request (a length above 0, or chunks). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
 /** Marks a request whose `Expect` names something other than 100-continue. */
 const UNMET = Symbol('toolhub.unmetExpectation');
 type Expecting = IncomingMessage & { [UNMET]?: true };
@@ -49,6 +59,17 @@ export default fp<{ bodyLimit: number }>(
             'INVALID_INPUT',
             `the expectation ${quote(request.headers.expect)} cannot be met: only 100-continue is understood`,
             { status: 417 },
+          ),
+        );
+      }
+      const coding = request.headers['content-encoding'];
+      if (coding !== undefined && !IDENTITY.test(coding) && hasBody(request.raw)) {
+        // RFC 9110 §15.5.16: a content coding the server does not take is a 415, naming what it takes.
+        return done(
+          new HubError(
+            'INVALID_INPUT',
+            `the content coding ${quote(coding)} is not accepted: send the body uncompressed`,
+            { status: 415, headers: { 'Accept-Encoding': 'identity' } },
           ),
         );
       }
