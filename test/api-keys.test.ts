@@ -44,6 +44,9 @@ describe('API keys on', () => {
       {},
       { authorization: 'Bearer nope' },
       { 'x-api-key': 'nope' },
+      // A good key beside another one: which is meant cannot be told.
+      { authorization: `Bearer ${KEY_A}`, 'x-api-key': 'nope' },
+      { authorization: 'Bearer nope', 'x-api-key': KEY_A },
     ];
     for (const headers of attempts) {
       const res = await run(app, headers);
@@ -70,6 +73,10 @@ describe('API keys on', () => {
     const pro = await run(app, { 'x-api-key': KEY_A });
     expect(pro.headers['x-ratelimit-limit']).toBe('30');
     expect(pro.json().runtime).toBeDefined();
+    // Both headers naming the same key: that key.
+    const both = await run(app, { authorization: `Bearer ${KEY_A}`, 'x-api-key': KEY_A });
+    expect(both.statusCode).toBe(200);
+    expect(both.headers['x-ratelimit-limit']).toBe('30');
   });
 
   it('names tiers in the metrics, never a key or its id', async () => {

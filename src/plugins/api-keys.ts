@@ -18,12 +18,21 @@ declare module 'fastify' {
   }
 }
 
-/** The key a request presents: `Authorization: Bearer <key>` or `x-api-key: <key>`. */
-function presentedKey(request: FastifyRequest): string | null {
+/** Two headers naming two different keys: which one is meant cannot be told. */
+const TWO_KEYS = Symbol('two keys');
+
+/**
+ * The key a request presents: `Authorization: Bearer <key>` or `x-api-key: <key>`; both
+ * may be sent when they name the same key, never two different ones.
+ */
+function presentedKey(request: FastifyRequest): string | null | typeof TWO_KEYS {
   const auth = request.headers.authorization;
-  if (typeof auth === 'string' && /^Bearer\s+\S/i.test(auth)) return auth.replace(/^Bearer\s+/i, '').trim();
+  const bearer =
+    typeof auth === 'string' && /^Bearer\s+\S/i.test(auth) ? auth.replace(/^Bearer\s+/i, '').trim() : null;
   const header = request.headers['x-api-key'];
-  return typeof header === 'string' && header.length > 0 ? header : null;
+  const named = typeof header === 'string' && header.length > 0 ? header : null;
+  if (bearer !== null && named !== null && bearer !== named) return TWO_KEYS;
+  return bearer ?? named;
 }
 
 /**
@@ -42,12 +51,17 @@ export default fp<{ path: string | undefined }>(
     app.addHook('onRequest', (request, _reply, done) => {
       if (request.routeOptions.config?.toolSurface !== true) return done();
       const presented = presentedKey(request);
-      const owner = presented === null ? null : keys.identify(presented);
+      const owner = typeof presented === 'string' ? keys.identify(presented) : null;
       if (owner) {
         request.keyOwner = owner;
         return done();
       }
-      const why = presented === null ? 'an API key is required' : 'the API key is not known';
+      const why =
+        presented === null
+          ? 'an API key is required'
+          : presented === TWO_KEYS
+            ? 'Authorization and x-api-key name two different keys'
+            : 'the API key is not known';
       done(
         new HubError(
           'INVALID_INPUT',
