@@ -80,6 +80,23 @@ describe('generic runtime /api/tools/run/', () => {
   });
 
   it.each([
+    ['{"toolId":"fx-echo","a":1e400}', 'a'],
+    ['{"toolId":"fx-echo","input":{"a":"x","b":[1,{"n":-1e999}]}}', 'b'],
+  ])('refuses a number past a double (%s) rather than sending Infinity or null', async (payload, key) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/tools/run/',
+      payload,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(errorBody(res)).toMatchObject({ errorCode: 'INVALID_INPUT' });
+    expect(errorBody(res).error).toBe(
+      `${key} holds a number past a double's range (such as 1e400), which has no JSON text: send ${key} as a string`,
+    );
+  });
+
+  it.each([
     [{ input: { a: 'x' } }, /toolId is required/],
     [{ toolId: 'nope', a: 'x' }, /unknown toolId 'nope'; known: .*fx-echo/],
     [{ toolId: 'fx-echo' }, /'a' is required/],

@@ -87,12 +87,33 @@ export function readRuntimeCall(raw: unknown, from: 'query' | 'body'): RuntimeCa
   for (const key of INPUT_KEYS) {
     const value = values[key];
     if (value === undefined || value === null) continue;
-    generic[key] =
-      typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+    if (typeof value === 'string') {
+      generic[key] = value;
+      continue;
+    }
+    const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+    // A number past a double's range (1e400 parses to Infinity) has no text a tool could read
+    // back: JSON would write null, String() "Infinity". Refused rather than changed.
+    if (!Number.isFinite(value) && typeof value === 'number') throw tooBig(key);
+    if (typeof value === 'object' && text.includes('null') && holdsNonFinite(value)) throw tooBig(key);
+    generic[key] = text;
   }
   if (generic.a === undefined) throw new HubError('INVALID_INPUT', `'a' is required (the tool's main input)`);
   if (values.options !== undefined) generic.options = readOptions(values.options);
   return { toolId: obj.toolId as string, source, generic };
+}
+
+function tooBig(key: string): HubError {
+  return new HubError(
+    'INVALID_INPUT',
+    `${key} holds a number past a double's range (such as 1e400), which has no JSON text: send ${key} as a string`,
+  );
+}
+
+function holdsNonFinite(value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (value === null || typeof value !== 'object') return false;
+  return Object.values(value).some(holdsNonFinite);
 }
 
 /** `options` as an object: given as one (a POST body) or as its JSON text (a GET query). */
