@@ -15,17 +15,17 @@ import { sendError } from './send-error.js';
 export function frameworkErrorHandler(refusals: () => RefusalCounter | undefined) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     reply.header('x-request-id', request.id);
-    const wait = refusals()?.blockedFor(request.ip) ?? 0;
-    if (wait > 0) {
+    const counter = refusals();
+    const wait = counter?.blockedFor(request.ip) ?? 0;
+    if (counter && wait > 0) {
+      const message = `too many refused requests from this client (${counter.limit} a minute); fix the requests and retry after ${wait} s`;
       sendError(
         reply,
-        new HubError('RATE_LIMITED', `too many refused requests from this client; retry after ${wait} s`, {
-          headers: { 'Retry-After': wait, Connection: 'close' },
-        }),
+        new HubError('RATE_LIMITED', message, { headers: { 'Retry-After': wait, Connection: 'close' } }),
       );
       return;
     }
-    refusals()?.count(request.ip);
+    counter?.count(request.ip);
     const path = request.url.split('?')[0] ?? '/';
     const err =
       error.code === 'FST_ERR_BAD_URL'

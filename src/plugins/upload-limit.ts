@@ -8,22 +8,6 @@ const MiB = 1024 * 1024;
 /** How long a refused upload may still be read (docs/api.md, "Before the limits"). */
 const DRAIN_MAX_MS = 10_000;
 
-/**
- * The body cap, BODY_LIMIT_BYTES, answered so that the client always reads its 413
- * (docs/api.md, "Before the limits: junk, pressure, shutdown"):
- *
- * - a declared Content-Length over the cap is refused in onRequest, before anything reads
- *   the body, on every route (fastify's body parser would find the same, but only on routes
- *   that parse a body);
- * - `Expect: 100-continue` gets `100 Continue` only when the declared length fits: with a
- *   `checkContinue` listener Node no longer sends it by itself, and a client told to go on
- *   would be refused mid-upload (RFC 9110 §10.1.1);
- * - a body in a content coding other than identity is 415 with `Accept-Encoding: identity`
- *   (it would otherwise be read as if it were plain: gzip as malformed JSON);
- * - every answer sent before its request's body has arrived drains the rest of the upload,
- *   bounded, before the connection closes (src/http/upload-drain.ts): a socket closed with
- *   unread bytes resets, and a client still writing would see EPIPE, not the answer.
- */
 const IDENTITY = /^\s*identity\s*$/i;
 
 /** Whether a body comes with the request (a length above 0, or chunks). */
@@ -36,6 +20,23 @@ function hasBody(req: IncomingMessage): boolean {
 const UNMET = Symbol('toolhub.unmetExpectation');
 type Expecting = IncomingMessage & { [UNMET]?: true };
 
+/**
+ * The body cap, BODY_LIMIT_BYTES, answered so that the client always reads its 413
+ * (docs/api.md, "Before the limits: junk, pressure, shutdown"):
+ *
+ * - a declared Content-Length over the cap is refused in onRequest, before anything reads
+ *   the body, on every route (fastify's body parser would find the same, but only on routes
+ *   that parse a body);
+ * - `Expect: 100-continue` gets `100 Continue` only when the declared length fits: with a
+ *   `checkContinue` listener Node no longer sends it by itself, and a client told to go on
+ *   would be refused mid-upload (RFC 9110 §10.1.1); any other expectation is a 417
+ *   ToolRunError (Node's own answer would be a bare 417);
+ * - a body in a content coding other than identity is 415 with `Accept-Encoding: identity`
+ *   (it would otherwise be read as if it were plain: gzip as malformed JSON);
+ * - every answer sent before its request's body has arrived drains the rest of the upload,
+ *   bounded, before the connection closes (src/http/upload-drain.ts): a socket closed with
+ *   unread bytes resets, and a client still writing would see EPIPE, not the answer.
+ */
 export default fp<{ bodyLimit: number }>(
   async (app, opts) => {
     const cap = opts.bodyLimit;
