@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { metaCheck, ownAjv } from './ajv.js';
 import { moduleExt, toolDocsDir, toolsDir } from './paths.js';
-import { fieldsFor } from './shared/tool-def.js';
+import { fieldsFor, takesJsonOrText } from './shared/tool-def.js';
 import { TOOL_DEFINITION_SCHEMA, type ToolDefinition } from './shared/tool-def-schema.js';
 
 /** A tool as the API process knows it: its definition and where its implementation is. */
@@ -106,13 +106,9 @@ export function checkCrossReferences(tools: Map<string, RegisteredTool>): void {
           fail(`option '${option}' is carried by a slot in mode '${mode}'`);
       }
     }
-    const props = (def.input.properties ?? {}) as Record<string, { type?: unknown }>;
-    for (const field of def.jsonText ?? []) {
-      const type = props[field]?.type;
-      const types = Array.isArray(type) ? type : [type];
-      if (!types.includes('string') || types.length < 2)
+    for (const field of def.jsonText ?? [])
+      if (!takesJsonOrText(def, field))
         fail(`jsonText '${field}' must be an input field that takes a string and a JSON value`);
-    }
     for (const ep of def.endpoints) {
       if (paths.has(ep.path)) fail(`endpoint ${ep.path} is taken`);
       paths.add(ep.path);

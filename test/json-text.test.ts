@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanTools } from '../src/registry.js';
-import type { ToolDefinition } from '../src/shared/tool-def.js';
+import { type ToolDefinition, takesJsonOrText } from '../src/shared/tool-def.js';
 import { buildTestApp, policyFile, type TestApp } from './helpers.js';
 import { CASES, dedicatedRequest } from './tool-cases.js';
 
@@ -20,15 +20,7 @@ type Input = Record<string, unknown>;
 
 /** Fields that take a string or a JSON value (object or array): the ones a client may send either way. */
 function structuredFields(def: ToolDefinition): string[] {
-  const props = (def.input.properties ?? {}) as Record<string, { type?: unknown }>;
-  return Object.entries(props)
-    .filter(
-      ([, p]) =>
-        Array.isArray(p.type) &&
-        p.type.includes('string') &&
-        p.type.some((t) => t === 'object' || t === 'array'),
-    )
-    .map(([name]) => name);
+  return Object.keys(def.input.properties ?? {}).filter((name) => takesJsonOrText(def, name));
 }
 
 /** The case's value of `field` as a JSON value (object or array), or undefined when it has none. */

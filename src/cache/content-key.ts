@@ -1,4 +1,5 @@
 import * as crypto from 'node:crypto';
+import { nonFinitePlaces } from '../shared/non-finite.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
 
 /**
@@ -67,18 +68,6 @@ export function canonicalInput(input: Record<string, unknown>, jsonText: Readonl
   if (!text.includes('null')) return text;
   const places = nonFinitePlaces(pairs);
   return places.length === 0 ? text : `${text}\0${places.join('\0')}`;
-}
-
-/** Where `value` holds numbers that are not finite (JSON paths, keys as JSON strings) and which. */
-function nonFinitePlaces(value: unknown, path = '', out: string[] = []): string[] {
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) out.push(`${path}=${value}`);
-  } else if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) nonFinitePlaces(value[i], `${path}/${i}`, out);
-  } else if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) nonFinitePlaces(v, `${path}/${JSON.stringify(k)}`, out);
-  }
-  return out;
 }
 
 /** The strong ETag of every 200 of a run with this content key. */

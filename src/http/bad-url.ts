@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HubError } from '../errors.js';
 import { quote } from '../shared/quote.js';
-import type { RefusalCounter } from './refusals.js';
+import { blockedError, noRouteError, type RefusalCounter } from './refusals.js';
 import { sendError } from './send-error.js';
 
 /**
@@ -18,11 +18,7 @@ export function frameworkErrorHandler(refusals: () => RefusalCounter | undefined
     const counter = refusals();
     const wait = counter?.blockedFor(request.ip) ?? 0;
     if (counter && wait > 0) {
-      const message = `too many refused requests from this client (${counter.limit} a minute); fix the requests and retry after ${wait} s`;
-      sendError(
-        reply,
-        new HubError('RATE_LIMITED', message, { headers: { 'Retry-After': wait, Connection: 'close' } }),
-      );
+      sendError(reply, blockedError(counter.limit, wait));
       return;
     }
     counter?.count(request.ip);
@@ -30,7 +26,7 @@ export function frameworkErrorHandler(refusals: () => RefusalCounter | undefined
     const err =
       error.code === 'FST_ERR_BAD_URL'
         ? new HubError('INVALID_INPUT', `the path ${quote(path)} holds a malformed percent-escape`)
-        : new HubError('INVALID_INPUT', `no route ${request.method} ${quote(path)}`, { status: 404 });
+        : noRouteError(request.method, path);
     sendError(reply, err);
   };
 }

@@ -1,5 +1,22 @@
+import { HubError } from '../errors.js';
+import { quote } from '../shared/quote.js';
+
 /** Statuses a request is refused with before it reaches the rate limiter (junk). */
 export const REFUSAL_STATUSES = new Set([400, 401, 404, 405, 408, 413, 415, 417, 431]);
+
+/** The answer to a client past `limit` refusals a minute, blocked `wait` seconds more. */
+export function blockedError(limit: number, wait: number): HubError {
+  return new HubError(
+    'RATE_LIMITED',
+    `too many refused requests from this client (${limit} a minute); fix the requests and retry after ${wait} s`,
+    { headers: { 'Retry-After': wait, Connection: 'close' } },
+  );
+}
+
+/** The answer to a path no route serves (the not-found handler, and a parameter past its length). */
+export function noRouteError(method: string, path: string): HubError {
+  return new HubError('INVALID_INPUT', `no route ${method} ${quote(path)}`, { status: 404 });
+}
 
 interface Window {
   count: number;

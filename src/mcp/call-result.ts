@@ -1,4 +1,5 @@
 import type { RunResult, RunSuccess } from '../run/run-types.js';
+import { isObject } from '../shared/is-object.js';
 
 /** MCP's CallToolResult, as far as the hub fills it. */
 export interface CallResult {
@@ -46,8 +47,4 @@ export function toCallResult(result: RunResult): CallResult {
 /** `_meta.cache` of a success: the cache outcome and, for a deterministic run, its ETag. */
 export function cacheMeta(result: RunSuccess): Record<string, unknown> {
   return result.etag ? { ...result.cache, etag: result.etag } : { ...result.cache };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

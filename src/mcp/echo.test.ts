@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { boundEcho, boundErrorAnswer, cut, longHeaderValues } from './echo.js';
+import { cut } from '../shared/quote.js';
+import { boundEcho, boundErrorAnswer, longHeaderValues } from './echo.js';
 
 const LONG = 'v'.repeat(15_000);
 const CUT = `${'v'.repeat(100)}…`;

@@ -1,9 +1,5 @@
-import { boundMessage, ECHO_MAX_CHARS, quote } from '../shared/quote.js';
-
-/** A client's value as an error echoes it: cut to ECHO_MAX_CHARS, then `…` (quote() without its quotes). */
-export function cut(value: string): string {
-  return value.length <= ECHO_MAX_CHARS ? value : quote(value).slice(1, -1);
-}
+import { isObject } from '../shared/is-object.js';
+import { boundMessage, cut, ECHO_MAX_CHARS } from '../shared/quote.js';
 
 /** A run longer than any echoed value may be: no space and no quote in it. */
 const LONG_RUN = new RegExp(`[^\\s"'\`]{${ECHO_MAX_CHARS + 1},}`, 'g');
@@ -18,7 +14,7 @@ const LONG_RUN = new RegExp(`[^\\s"'\`]{${ECHO_MAX_CHARS + 1},}`, 'g');
 export function boundEcho(text: string, echoes: readonly string[]): string {
   let out = text;
   for (const value of echoes) if (out.includes(value)) out = out.split(value).join(cut(value));
-  return boundMessage(out.replace(LONG_RUN, cut));
+  return boundMessage(out.replace(LONG_RUN, (run) => cut(run)));
 }
 
 /** The request's header values an error could echo past the bound, longest first. */
@@ -94,8 +90,4 @@ function boundStrings(value: unknown, echoes: readonly string[], keys?: string[]
     }
   }
   return out ?? value;
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

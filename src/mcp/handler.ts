@@ -9,9 +9,16 @@ export interface McpHandler {
   refuse: (host: string | undefined, origin: string | undefined, allowedHosts: string[]) => string | null;
   /** The hub's own answer to a hot message (src/mcp/direct.ts), or null: ask `fetch`. */
   direct: (request: DirectRequest, caller: McpCaller) => Promise<DirectAnswer | null>;
-  /** The SDK's answer, with the header values and fields its errors echo cut (src/mcp/echo.ts). */
-  fetch: (request: Request, caller: McpCaller) => Promise<Response>;
+  /** The SDK's answer, read whole, with the header values and fields its errors echo cut (src/mcp/echo.ts). */
+  fetch: (request: Request, caller: McpCaller) => Promise<SdkAnswer>;
   close: () => Promise<void>;
+}
+
+/** An answer of the SDK as the route sends it: read once, here. */
+export interface SdkAnswer {
+  status: number;
+  headers: Headers;
+  body: string;
 }
 
 export function mcpHandler(parts: McpParts, onerror: (err: unknown) => void): McpHandler {
@@ -45,7 +52,7 @@ export function mcpHandler(parts: McpParts, onerror: (err: unknown) => void): Mc
  * `message` and `data.mismatch`), where every answer of the hub cuts them (docs/api.md,
  * "Errors"). Any other answer goes out as the SDK made it.
  */
-async function boundEchoes(request: Request, response: Response): Promise<Response> {
+async function boundEchoes(request: Request, response: Response): Promise<SdkAnswer> {
   const text = await response.text();
   const bounded = boundErrorAnswer(
     response.headers.get('content-type'),
@@ -54,6 +61,5 @@ async function boundEchoes(request: Request, response: Response): Promise<Respon
   );
   const headers = new Headers(response.headers);
   if (bounded !== null) headers.delete('content-length');
-  const body = bounded ?? text;
-  return new Response(body === '' ? null : body, { status: response.status, headers });
+  return { status: response.status, headers, body: bounded ?? text };
 }

@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { boundMessage } from '../shared/quote.js';
-import { cut, isObject } from './echo.js';
+import { isObject } from '../shared/is-object.js';
+import { boundMessage, cut } from '../shared/quote.js';
 
 /** Issues named in a message; the rest are counted. */
 const MAX_ISSUES = 3;

@@ -1,4 +1,5 @@
 import type { HubError } from '../errors.js';
+import { isObject } from '../shared/is-object.js';
 import type { McpParts } from './server.js';
 
 /** A POST body of /mcp as JSON-RPC: one message, a batch, or not JSON at all. */
@@ -102,8 +103,4 @@ export function rpcRefusal(err: HubError, rpcCode: number, retryAfterSec?: numbe
   const data: Record<string, unknown> = { ok: false, error: err.message, errorCode: err.code };
   if (retryAfterSec !== undefined) data.retryAfterSec = retryAfterSec;
   return JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: rpcCode, message: err.message, data } });
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

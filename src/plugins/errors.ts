@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_TABLE, type ErrorCode, HubError } from '../errors.js';
+import { noRouteError } from '../http/refusals.js';
 import { sendError } from '../http/send-error.js';
 import { quote } from '../shared/quote.js';
 
@@ -56,10 +57,7 @@ export default fp(
           ),
         );
       }
-      return sendError(
-        reply,
-        new HubError('INVALID_INPUT', `no route ${request.method} ${quote(path)}`, { status: 404 }),
-      );
+      return sendError(reply, noRouteError(request.method, path));
     });
   },
   { name: 'toolhub-errors' },

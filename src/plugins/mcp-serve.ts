@@ -93,14 +93,13 @@ export async function serveMcp(ctx: McpContext, request: FastifyRequest, reply: 
       if (direct) return reply.code(direct.status).headers(direct.headers).send(direct.body);
     }
   }
-  const response = await handler.fetch(toWebRequest(request, text), caller);
-  const answer = await response.text();
-  junk(junkInAnswer(response.headers.get('content-type'), answer));
-  reply.code(response.status);
-  response.headers.forEach((value, name) => {
+  const answer = await handler.fetch(toWebRequest(request, text), caller);
+  junk(junkInAnswer(answer.headers.get('content-type'), answer.body));
+  reply.code(answer.status);
+  answer.headers.forEach((value, name) => {
     reply.header(name, value);
   });
-  return reply.send(answer);
+  return reply.send(answer.body);
 }
 
 function callerFor(request: FastifyRequest, batch: boolean, junk: (n: number) => void): McpCaller {

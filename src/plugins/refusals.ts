@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
-import { HubError } from '../errors.js';
-import { REFUSAL_STATUSES, RefusalCounter } from '../http/refusals.js';
+import { blockedError, REFUSAL_STATUSES, RefusalCounter } from '../http/refusals.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,13 +28,7 @@ export default fp<{ limit: number }>(
     app.addHook('onRequest', (request, _reply, done) => {
       const wait = refusals.blockedFor(request.ip);
       if (wait === 0 || EXEMPT.test(request.url)) return done();
-      done(
-        new HubError(
-          'RATE_LIMITED',
-          `too many refused requests from this client (${opts.limit} a minute); fix the requests and retry after ${wait} s`,
-          { headers: { 'Retry-After': wait, Connection: 'close' } },
-        ),
-      );
+      done(blockedError(opts.limit, wait));
     });
     app.addHook('onResponse', (request, reply, done) => {
       // A refusal that passed the rate limiter is counted there already.

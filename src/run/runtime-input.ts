@@ -2,6 +2,7 @@ import type { ErrorObject } from 'ajv';
 import { ownAjv } from '../ajv.js';
 import { HubError } from '../errors.js';
 import { SOURCES, type Source } from '../run-meta.js';
+import { nonFinitePlaces } from '../shared/non-finite.js';
 import { quote } from '../shared/quote.js';
 import type { GenericInput } from './input.js';
 
@@ -94,8 +95,8 @@ export function readRuntimeCall(raw: unknown, from: 'query' | 'body'): RuntimeCa
     const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
     // A number past a double's range (1e400 parses to Infinity) has no text a tool could read
     // back: JSON would write null, String() "Infinity". Refused rather than changed.
-    if (!Number.isFinite(value) && typeof value === 'number') throw tooBig(key);
-    if (typeof value === 'object' && text.includes('null') && holdsNonFinite(value)) throw tooBig(key);
+    if ((typeof value === 'number' || text.includes('null')) && nonFinitePlaces(value).length > 0)
+      throw tooBig(key);
     generic[key] = text;
   }
   if (generic.a === undefined) throw new HubError('INVALID_INPUT', `'a' is required (the tool's main input)`);
@@ -108,12 +109,6 @@ function tooBig(key: string): HubError {
     'INVALID_INPUT',
     `${key} holds a number past a double's range (such as 1e400), which has no JSON text: send ${key} as a string`,
   );
-}
-
-function holdsNonFinite(value: unknown): boolean {
-  if (typeof value === 'number') return !Number.isFinite(value);
-  if (value === null || typeof value !== 'object') return false;
-  return Object.values(value).some(holdsNonFinite);
 }
 
 /** `options` as an object: given as one (a POST body) or as its JSON text (a GET query). */

@@ -7,11 +7,16 @@ export const ECHO_MAX_CHARS = 100;
  * Lone surrogates at the cut are dropped so the message stays valid UTF-16.
  */
 export function quote(value: unknown, max = ECHO_MAX_CHARS): string {
+  return `'${cut(value, max)}'`;
+}
+
+/** A client-supplied value cut as quote() cuts it, without the quotes (a value inside a text already). */
+export function cut(value: unknown, max = ECHO_MAX_CHARS): string {
   const text = typeof value === 'string' ? value : String(value);
-  if (text.length <= max) return `'${text}'`;
-  let cut = text.slice(0, max);
-  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
-  return `'${cut}…'`;
+  if (text.length <= max) return text;
+  let kept = text.slice(0, max);
+  if (/[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
+  return `${kept}…`;
 }
 
 /** Longest error message of any answer: the last bound, after every quote(). */

@@ -28,6 +28,17 @@ export function fieldsFor(def: ToolDefinition, mode: string): FieldMap {
   return { ...def.fields, ...def.fieldsByMode?.[mode] };
 }
 
+/**
+ * Whether the input field `name` takes both a string and a JSON value (an object or an
+ * array): a structured value a client may send as the value or as its JSON text.
+ */
+export function takesJsonOrText(def: ToolDefinition, name: string): boolean {
+  const type = (def.input.properties as Record<string, { type?: unknown }> | undefined)?.[name]?.type;
+  return (
+    Array.isArray(type) && type.includes('string') && (type.includes('object') || type.includes('array'))
+  );
+}
+
 /** Named input as the worker receives it: already validated and coerced. */
 export type ToolInput = Record<string, unknown>;
 
