@@ -75,6 +75,8 @@ export async function killProcess(p: ChildProcess | undefined): Promise<void> {
 export interface ClusterOptions {
   /** Replicas per master: 1 starts six nodes, each master with one replica to promote. Default 0. */
   replicas?: 0 | 1;
+  /** `cluster-node-timeout`: how long a master may not answer before its replica is promoted. Default 2000. */
+  nodeTimeoutMs?: number;
 }
 
 /**
@@ -129,7 +131,7 @@ export class PrivateCluster {
       '--cluster-config-file',
       join(this.dir, `nodes-${port}.conf`),
       '--cluster-node-timeout',
-      '2000',
+      String(this.opts.nodeTimeoutMs ?? 2000),
     ];
     const proc = await spawnRedis(port, [...nodeArgs(port), ...cluster, '--dir', this.dir]);
     // A test that timed out while a node was starting has had its cluster stopped meanwhile:

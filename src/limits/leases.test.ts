@@ -135,3 +135,48 @@ describe('a release that fails during an outage', () => {
     }
   });
 });
+
+describe('a decision that times out but runs in Redis later', () => {
+  const priv = new PrivateRedis();
+  afterAll(() => priv.stop());
+
+  it('has its lease given back when Redis answers again', async () => {
+    await priv.start();
+    const own = new LimiterRedis(priv.url, 200, 300);
+    await new Promise((resolve) => own.client.once('ready', resolve));
+    const stall = new LimiterRedis(priv.url, 10_000);
+    await new Promise((resolve) => stall.client.once('ready', resolve));
+    const limits = new Limits(own, 'toolhub-test:', 0, () => 600_000);
+    const policy = { ...POLICY, maxInFlightPerClient: 1 };
+    const key = limitKey('toolhub-test:', 't', 'late');
+    try {
+      // Redis stalls past the command timeout: the decision falls back in-process (its run is
+      // admitted and answered there), while Redis still holds the call and runs it afterwards,
+      // taking a lease that no release will ever name.
+      const sleeping = stall.client.call('DEBUG', 'SLEEP', '1').catch(() => null);
+      await new Promise((r) => setTimeout(r, 50));
+      const late = await limits.check('t', 'late', policy, RUN);
+      expect(outcome(late)).toBe('memory');
+      if (late.ok && late.lease) await limits.release(late.lease, 0);
+      await sleeping;
+      expect(await leasesIn(stall, key)).toHaveLength(1);
+      // Redis answers again: the client's one slot is its own at once, not after the lease's
+      // ten-minute deadline.
+      await expect
+        .poll(
+          async () => {
+            const c = await limits.check('t', 'late', policy, RUN);
+            if (c.ok && c.lease) await limits.release(c.lease, 0);
+            return outcome(c);
+          },
+          { timeout: 20_000, interval: 100 },
+        )
+        .toBe('redis');
+      expect(await leasesIn(stall, key)).toEqual([]);
+      expect(limits.leases().unreleased).toBe(0);
+    } finally {
+      await own.close();
+      await stall.close();
+    }
+  });
+});

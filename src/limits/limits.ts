@@ -172,6 +172,9 @@ export class Limits {
           return { reply, store: 'redis', leaseId: r.leaseId };
         } catch (err) {
           redis.failed(`limits: ${(err as Error).message}`);
+          // A call that timed out may still run in Redis: the lease it took there would hold a
+          // slot of the client's until its deadline. It is given back once Redis answers again.
+          if (r.admit) this.book.failed(orphanOf(r));
         }
       } else redis.fellBack('not ready');
     }
@@ -215,4 +218,16 @@ export class Limits {
     const take = () => (this.toolRuns.tryAcquire(toolId, policy.maxInFlight) ? true : null);
     return take() ?? (await this.lines.acquire(toolId, waitUntil, async () => take())) ?? false;
   }
+}
+
+/** The release of a lease a failed decision may have taken in Redis (it charges nothing). */
+function orphanOf(r: DecideRequest): ReleaseRequest {
+  return {
+    key: r.key,
+    quotaKey: r.quotaKey,
+    leaseId: r.leaseId,
+    chargedMs: 0,
+    windowMs: r.policy.windowMs,
+    quotas: 0,
+  };
 }
