@@ -1,7 +1,9 @@
+import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import { availableParallelism } from 'node:os';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import { processCount } from './cluster/sizing.js';
 import { defaultMaxConnections } from './config/fd-limit.js';
 import { type HubConfig, loadConfig } from './config/index.js';
 import { resolvePolicies } from './config/policy.js';
@@ -149,6 +151,8 @@ export async function buildApp(options: BuildOptions = {}) {
     // and for memory, the pool's queue, and a lowered run's wall-time bound, plus the answer.
     leaseMs: (policy) =>
       2 * env.CAP_WAIT_MS + env.QUEUE_WAIT_MS + LOWERED_DEADLINE_FACTOR * policy.timeoutMs + 5000,
+    // One of HUB_PROCESSES started by the primary (which resolves `auto` to a number for it).
+    processes: cluster.isWorker ? processCount(env.HUB_PROCESSES) : 1,
   });
   await app.register(poolPlugin, {
     threads: env.POOL_THREADS,

@@ -87,6 +87,8 @@ export interface QuotaInfo {
   kind: 'runs' | 'computeMs';
   limit: number;
   used: number;
+  /** A quota of worker ms that runs in flight fill: the ms they reserve until they end. */
+  reservedMs?: number;
   /** The window's end: the next UTC midnight, or the first of the next month. */
   resetAt: string;
 }

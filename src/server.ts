@@ -48,6 +48,8 @@ async function primary(): Promise<boolean> {
   const { runPrimary, forwardHangup } = await import('./cluster/primary.js');
   const env = { ...process.env } as Record<string, string>;
   env.POOL_THREADS ??= String(poolThreadsPerProcess(processes));
+  // Each process reads the box's count as a number (its share of the limits while Redis is away).
+  env.HUB_PROCESSES = String(processes);
   runPrimary({
     processes,
     env,

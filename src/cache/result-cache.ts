@@ -48,7 +48,7 @@ export class ResultCache {
     if (!redis?.usable()) return undefined;
     let value: string | null;
     try {
-      value = await redis.client.get(this.redisKey(key));
+      value = await redis.bounded(redis.client.get(this.redisKey(key)));
     } catch (err) {
       // The breaker the limiter uses: a slow or lost Redis costs one timeout per cool-down, not
       // one per lookup. Redis's own answer (a value of another type at the key) is only a miss.
@@ -79,7 +79,9 @@ export class ResultCache {
     const redis = this.opts.redis;
     if (redis?.usable()) {
       try {
-        await redis.client.set(this.redisKey(key), `${expiresAt}\n${json}`, 'PX', ttlSec * 1000);
+        await redis.bounded(
+          redis.client.set(this.redisKey(key), `${expiresAt}\n${json}`, 'PX', ttlSec * 1000),
+        );
       } catch (err) {
         // Best effort: another replica computes the result again.
         if ((err as Error).name !== 'ReplyError') redis.failed('result cache write');

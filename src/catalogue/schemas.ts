@@ -71,7 +71,8 @@ export const RESPONSE_SCHEMAS = {
       },
       quota: {
         type: 'object',
-        description: 'On a quota refusal: the quota used up; `resetAt` is when its window ends',
+        description:
+          'On a quota refusal: the quota used up, or (CONCURRENCY_LIMIT) one of worker ms that runs in flight fill; `resetAt` is when its window ends',
         required: ['per', 'window', 'kind', 'limit', 'used', 'resetAt'],
         properties: {
           per: { enum: ['tool', 'key'] },
@@ -79,6 +80,11 @@ export const RESPONSE_SCHEMAS = {
           kind: { enum: ['runs', 'computeMs'] },
           limit: { type: 'integer' },
           used: { type: 'integer' },
+          reservedMs: {
+            type: 'integer',
+            description:
+              'A quota of worker ms that runs in flight fill (CONCURRENCY_LIMIT): the ms they reserve until they end',
+          },
           resetAt: { type: 'string', format: 'date-time' },
         },
       },

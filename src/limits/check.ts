@@ -1,7 +1,14 @@
 import type { Tier } from '../auth/tiers.js';
 import type { ToolPolicy } from '../config/policy.js';
 import { quotaBits } from '../config/quota.js';
-import { budgetSpent, clientCap, quotaSpent, type RateDecision, type Refusal } from './decisions.js';
+import {
+  budgetSpent,
+  clientCap,
+  quotaFull,
+  quotaSpent,
+  type RateDecision,
+  type Refusal,
+} from './decisions.js';
 import type { DecideReply, StorePolicy } from './store.js';
 
 /**
@@ -18,6 +25,8 @@ export interface Lease {
   /** Where the lease was taken, so it is given back to the same store. */
   readonly store: 'redis' | 'memory';
   readonly policy: ToolPolicy;
+  /** The policy as the store read it (the insurance's share of it follows from it). */
+  readonly storePolicy: StorePolicy;
   readonly quotaKey: string;
   /** The quotas its worker time counts toward (ReleaseRequest.quotas). */
   readonly quotas: number;
@@ -65,10 +74,17 @@ export function lineOf(toolId: string, client: string): string {
   return `${toolId}\0${client}`;
 }
 
-/** What refused the admission part of a decision, in the order the store checks: quota, budget, cap; null when it admitted. */
+/**
+ * What refused the admission part of a decision, in the order the store checks: quota (spent,
+ * or of ms full with runs in flight), budget, cap; null when it admitted.
+ */
 export function refusalOf(at: Admission, reply: DecideReply): Refusal | null {
   const [, , , used, pttl, n, qs, entry, qused, qms] = reply;
   if (qs === 2) return quotaSpent(at.sp.quotas, entry, qused, qms, Date.now());
+  if (qs === 3) {
+    const reserved = (reply as number[])[entry < 4 ? 18 : 19]!;
+    return quotaFull(at.sp.quotas, entry, qused, reserved, qms, Date.now());
+  }
   if (used >= at.policy.computeBudgetMs) return budgetSpent(at.policy, pttl);
   if (n < 0) return clientCap(at.policy);
   return null;
@@ -84,6 +100,7 @@ export function leaseOf(at: Admission, d: Decided): Lease {
     id: d.leaseId,
     store: d.store,
     policy: at.policy,
+    storePolicy: at.sp,
     quotas: quotaBits(at.sp.quotas),
   };
 }

@@ -1,5 +1,5 @@
 import { dayEndOf, monthEndOf } from './calendar.js';
-import type { DecideReply, ReleaseRequest, StorePolicy } from './store.js';
+import type { DecideReply, QuotaCounts, ReleaseRequest, StorePolicy } from './store.js';
 
 /**
  * The limit algorithm, in TypeScript for the in-process store; src/limits/lua/decide.lua and
@@ -13,7 +13,9 @@ import type { DecideReply, ReleaseRequest, StorePolicy } from './store.js';
  *   first charge); `x` when the state expires: raised, with EXPIRY_SLACK_MS to spare, only
  *   when an end or a deadline outlives it; quotas (src/limits/quota.ts) `dr`/`dm`/`de` the
  *   runs, worker ms and end of the UTC day, `mr`/`mm`/`me` of the UTC month, in these
- *   counters for a quota per tool and in the client's quota state for one per key;
+ *   counters for a quota per tool and in the client's quota state for one per key; with a
+ *   quota of worker ms, each run in flight reserves its `reserveMs` there until its release
+ *   (`r<leaseId>` the ms, `t<leaseId>` its lease's deadline, past which it is dropped);
  * - leases (a Redis sorted set): each lease's deadline by its id, counted as they are and
  *   pruned (those past their deadline) only at the cap; `expiresAt` is the set's own expiry,
  *   set when it is created or `x` grows (Redis keeps it apart from the counters').
@@ -53,6 +55,37 @@ function roll(h: Map<string, number>, now: number, monthEnd: number): void {
 function hasQuota(p: StorePolicy, from: number): boolean {
   for (let j = from; j < from + 4; j++) if (p.quotas[j]! >= 0) return true;
   return false;
+}
+
+/** Whether the policy has a quota of worker ms per tool (`from` 0) or per key (4): runs reserve there. */
+function hasMsQuota(p: StorePolicy, from: number): boolean {
+  return p.quotas[from + 1]! >= 0 || p.quotas[from + 3]! >= 0;
+}
+
+/** The ms reserved by runs in flight, those past their deadline dropped first. */
+function reserved(h: Map<string, number>, now: number): number {
+  let ms = 0;
+  for (const [f, deadline] of h) {
+    if (f[0] !== 't') continue;
+    const id = f.slice(1);
+    if (deadline <= now) {
+      h.delete(f);
+      h.delete(`r${id}`);
+    } else ms += h.get(`r${id}`) ?? 0;
+  }
+  return ms;
+}
+
+/** The quota counts a decision read (DecideReply's tail): runs and ms used, then reserved. */
+function quotaCounts(
+  h: Map<string, number>,
+  q: Map<string, number> | undefined,
+  rt: number,
+  rk: number,
+): QuotaCounts {
+  const of = (m: Map<string, number> | undefined) =>
+    QUSED.map((f) => m?.get(f) ?? 0) as [number, number, number, number];
+  return [...of(h), ...of(q), rt, rk];
 }
 
 /**
@@ -104,6 +137,8 @@ export function decide(
   let qused = 0;
   let qms = 0;
   let q: Map<string, number> | undefined;
+  let rt = 0;
+  let rk = 0;
   const tq = hasQuota(p, 0);
   const on = allowed === 1 && admit;
   const quotaMap = (j: number) => (j < 4 ? h : q!);
@@ -112,12 +147,14 @@ export function decide(
     if (tq) {
       roll(h, now, monthEnd);
       need = Math.max(need, monthEnd);
+      if (hasMsQuota(p, 0)) rt = reserved(h, now);
     }
     if (hasQuota(p, 4)) {
       q = quotaState().counters;
       roll(q, now, monthEnd);
       const grown = expiry(q.get('x') ?? 0, monthEnd);
       if (grown !== null) q.set('x', grown);
+      if (hasMsQuota(p, 4)) rk = reserved(q, now);
     }
     qs = 1;
     for (let j = 0; j < 8; j++) {
@@ -128,8 +165,16 @@ export function decide(
         break;
       }
     }
+    // Worker ms are charged when a run ends: a ms quota admits a run only while what is used
+    // and what the runs in flight reserve leave room, so the last one passes it by one run.
+    for (let j = 1; j < 8 && qs === 1; j += 2) {
+      if (p.quotas[j]! < 0) continue;
+      const u = quotaMap(j).get(QUSED[j % 4]!)!;
+      if (u + (j < 4 ? rt : rk) >= p.quotas[j]!)
+        [qs, qi, qused, qms] = [3, j, u, quotaMap(j).get(QEND[j % 4]!)! - now];
+    }
   }
-  if (on && qs !== 2) {
+  if (on && qs < 2) {
     const end = h.get('v') ?? 0;
     if (end > now) {
       used = h.get('u') ?? 0;
@@ -148,11 +193,15 @@ export function decide(
         created = n === 0;
         n++;
         need = Math.max(need, deadline);
-        // A quota counts each admitted run.
+        // A quota counts each admitted run, and a quota of ms holds its reservation.
         for (const m of tq ? [h, q] : [q]) {
           if (!m) continue;
           m.set('dr', m.get('dr')! + 1);
           m.set('mr', m.get('mr')! + 1);
+          if (hasMsQuota(p, m === h ? 0 : 4)) {
+            m.set(`r${leaseId}`, p.reserveMs);
+            m.set(`t${leaseId}`, deadline);
+          }
         }
       }
     }
@@ -173,7 +222,8 @@ export function decide(
   const grown = expiry(x, need);
   if (grown !== null) h.set('x', grown);
   if (grown !== null || created) s.leasesExpireAt = grown ?? x;
-  return [consumed, ttl, allowed, used, pttl, n, qs, qi, qused, qms];
+  const head: DecideReply = [consumed, ttl, allowed, used, pttl, n, qs, qi, qused, qms];
+  return qs === 0 ? head : [...head, ...quotaCounts(h, q, rt, rk)];
 }
 
 /** Gives the lease back and charges the budget and the quotas that apply; as release.lua does. */
@@ -181,6 +231,9 @@ export function release(s: State, r: ReleaseRequest, now: number, quotaState: ()
   const h = s.counters;
   if (s.leasesExpireAt <= now) s.leases.clear();
   s.leases.delete(r.leaseId);
+  // The run's reservation ends with it (none where no quota of ms applied).
+  if (r.quotas & 1) dropReservation(h, r.leaseId);
+  if (r.quotas & 2) dropReservation(quotaState().counters, r.leaseId);
   if (r.chargedMs > 0 && r.quotas !== 0) {
     const monthEnd = monthEndOf(now);
     for (const [bit, m] of [
@@ -206,4 +259,9 @@ export function release(s: State, r: ReleaseRequest, now: number, quotaState: ()
     const grown = expiry(h.get('x') ?? 0, end);
     if (grown !== null) h.set('x', grown);
   }
+}
+
+function dropReservation(h: Map<string, number>, leaseId: string): void {
+  h.delete(`r${leaseId}`);
+  h.delete(`t${leaseId}`);
 }

@@ -76,6 +76,33 @@ export function toolCap(toolId: string, policy: ToolPolicy): Refusal {
 }
 
 /**
+ * A quota of worker ms with no room beside what the client's runs in flight reserve (docs/api.md,
+ * "Quotas"): worker time is charged when a run ends, so each run in flight holds its timeout
+ * until then. CONCURRENCY_LIMIT, as the cap is: the run waits its turn in the client's line
+ * like one past the cap, and is refused when the wait ends, with `Retry-After` 1 (a run ending
+ * makes room).
+ */
+export function quotaFull(
+  quotas: readonly number[],
+  entry: number,
+  used: number,
+  reservedMs: number,
+  msLeft: number,
+  now: number,
+): Refusal {
+  const spent = quotaSpent(quotas, entry, used, msLeft, now);
+  const s = QUOTA_ENTRIES[entry]!;
+  const whose = s.per === 'tool' ? 'of this tool for this client' : 'for this key over every tool';
+  return {
+    code: 'CONCURRENCY_LIMIT',
+    message: `quota of ${quotas[entry]} ms of worker time per UTC ${s.window} ${whose}: ${used} ms used and ${reservedMs} ms reserved by runs in flight; retry when they end`,
+    retryAfterSec: 1,
+    scope: 'quota',
+    quota: { ...spent.quota!, reservedMs },
+  };
+}
+
+/**
  * A quota used up (docs/api.md, "Quotas"): RATE_LIMITED for runs, BUDGET_EXCEEDED for worker
  * time, with `scope: 'quota'` and `Retry-After` at the window's end (the next UTC midnight or
  * first of the month), so a client can tell "come back tomorrow" from "wait a second".

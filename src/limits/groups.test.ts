@@ -15,6 +15,7 @@ const plain: StorePolicy = {
   budgetMs: 100,
   cap: 2,
   leaseMs: 1000,
+  reserveMs: 100,
   quotas: NO_QUOTAS,
 };
 const quota: StorePolicy = { ...plain, quotas: [3, -1, -1, -1, -1, -1, -1, -1] };

@@ -4,6 +4,7 @@ import { PrivateRedis } from '../../test/private-redis.js';
 import { type Check, Limits } from './limits.js';
 import { LimiterRedis } from './redis-client.js';
 import { leasesKey, limitKey } from './store.js';
+import { stallAfterSend } from './test-helpers.js';
 import { testPolicy } from './test-policy.js';
 
 /**
@@ -136,11 +137,11 @@ describe('a release that fails during an outage', () => {
   });
 });
 
-describe('a decision that times out but runs in Redis later', () => {
+describe('a decision the hub stopped waiting for', () => {
   const priv = new PrivateRedis();
   afterAll(() => priv.stop());
 
-  it('has its lease given back when Redis answers again', async () => {
+  it('does nothing when Redis takes it too late', async () => {
     await priv.start();
     const own = new LimiterRedis(priv.url, 200, 300);
     await new Promise((resolve) => own.client.once('ready', resolve));
@@ -151,32 +152,55 @@ describe('a decision that times out but runs in Redis later', () => {
     const key = limitKey('toolhub-test:', 't', 'late');
     try {
       // Redis stalls past the command timeout: the decision falls back in-process (its run is
-      // admitted and answered there), while Redis still holds the call and runs it afterwards,
-      // taking a lease that no release will ever name.
+      // admitted and answered there) while Redis holds the call and takes it after the stall,
+      // past its time: it must not take a lease that no release would name, nor count.
       const sleeping = stall.client.call('DEBUG', 'SLEEP', '1').catch(() => null);
       await new Promise((r) => setTimeout(r, 50));
       const late = await limits.check('t', 'late', policy, RUN);
       expect(outcome(late)).toBe('memory');
       if (late.ok && late.lease) await limits.release(late.lease, 0);
       await sleeping;
-      expect(await leasesIn(stall, key)).toHaveLength(1);
-      // Redis answers again: the client's one slot is its own at once, not after the lease's
-      // ten-minute deadline.
+      expect(await leasesIn(stall, key)).toEqual([]);
+      expect(await stall.client.hgetall(key)).toEqual({});
+    } finally {
+      await own.close();
+      await stall.close();
+    }
+  });
+
+  it('has the lease it took given back when the answer came too late for the hub', async () => {
+    // A second for the call to run in Redis in its time (three quarters of the timeout).
+    const own = new LimiterRedis(REDIS_URL, 1000, 300);
+    await new Promise((resolve) => own.client.once('ready', resolve));
+    const prefix = redisPrefix();
+    const limits = new Limits(own, prefix, 0, () => 600_000);
+    const policy = { ...POLICY, maxInFlightPerClient: 1 };
+    const key = limitKey(prefix, 't', 'stalled');
+    try {
+      // The call reaches Redis in time and takes its lease, but this thread stalls past the
+      // command timeout before it reads the answer: the hub counts in-process, and the lease in
+      // Redis would hold the client's one slot until its ten-minute deadline.
+      // (The check sends at the end of this turn; ioredis writes in the next one, before this.)
+      const checked = limits.check('t', 'stalled', policy, RUN);
+      await stallAfterSend(1500);
+      const late = await checked;
+      expect(outcome(late)).toBe('memory');
+      if (late.ok && late.lease) await limits.release(late.lease, 0);
+      expect(await leasesIn(redis, key)).toHaveLength(1);
+      // Redis answers again: the slot is the client's at once.
       await expect
         .poll(
           async () => {
-            const c = await limits.check('t', 'late', policy, RUN);
+            const c = await limits.check('t', 'stalled', policy, RUN);
             if (c.ok && c.lease) await limits.release(c.lease, 0);
             return outcome(c);
           },
           { timeout: 20_000, interval: 100 },
         )
         .toBe('redis');
-      expect(await leasesIn(stall, key)).toEqual([]);
-      expect(limits.leases().unreleased).toBe(0);
+      expect(await leasesIn(redis, key)).toEqual([]);
     } finally {
       await own.close();
-      await stall.close();
     }
   });
 });

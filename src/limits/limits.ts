@@ -1,4 +1,5 @@
 import type { ToolPolicy } from '../config/policy.js';
+import { quotaBits } from '../config/quota.js';
 import {
   type Admission,
   type Check,
@@ -14,6 +15,8 @@ import {
 } from './check.js';
 import { type RateDecision, type Refusal, rateDecision, rateSpent, toolCap } from './decisions.js';
 import { ToolInFlight } from './in-flight.js';
+import { Insurance } from './insurance.js';
+import { LastKnown } from './last-known.js';
 import { LeaseBook } from './lease-book.js';
 import { MemoryStore } from './memory-store.js';
 import type { LimiterRedis } from './redis-client.js';
@@ -42,6 +45,11 @@ export type { RateDecision, Refusal } from './decisions.js';
  */
 export class Limits {
   private readonly memory = new MemoryStore();
+  private readonly known = new LastKnown();
+  /** With Redis: the in-process store while it is away, and what it owes Redis after. */
+  private readonly insurance: Insurance | null;
+  /** The settlement of an outage on its way to Redis (one at a time). */
+  private settling: Promise<void> | null = null;
   private readonly shared: RedisStore | null;
   private readonly book = new LeaseBook();
   private readonly toolRuns = new ToolInFlight();
@@ -54,8 +62,19 @@ export class Limits {
     private readonly capWaitMs: number,
     /** A lease's life unless given back: the longest a run can live in the hub (src/app.ts). */
     leaseMs: (policy: ToolPolicy) => number,
+    /** The box's API processes (HUB_PROCESSES): while Redis is away, each admits its share. */
+    processes = 1,
   ) {
-    this.shared = redis ? new RedisStore(redis) : null;
+    const insurance = redis ? new Insurance(this.memory, this.known, processes) : null;
+    this.insurance = insurance;
+    // Calls given up on that Redis took after all: what they counted there is not owed again.
+    this.shared = redis
+      ? new RedisStore(redis, undefined, {
+          decided: (rs, replies) => rs.forEach((r, i) => insurance!.alsoDecided(r, replies[i]!)),
+          released: (rs) => rs.forEach((r) => insurance!.alsoReleased(r)),
+          settled: (rs) => rs.forEach((r) => insurance!.confirm(r.id)),
+        })
+      : null;
     this.storePolicies = new StorePolicies(leaseMs);
   }
 
@@ -74,12 +93,13 @@ export class Limits {
     const at = { toolId, client, key, quotaKey: qKey, policy, sp };
     let decided = first;
     let admitted = this.admitted(at, first);
-    if (!isLease(admitted) && admitted.scope === 'concurrency') {
-      // Past the client's cap: wait in the client's own line for one of its runs to end.
+    if (!isLease(admitted) && admitted.code === 'CONCURRENCY_LIMIT') {
+      // Past the client's cap (or a quota of ms its runs in flight fill): wait in the client's
+      // own line for one of its runs to end.
       const retry = async () => {
         decided = await this.decide(this.request(key, qKey, sp, 0, true));
         const again = this.admitted(at, decided);
-        return isLease(again) || again.scope !== 'concurrency' ? again : null;
+        return isLease(again) || again.code !== 'CONCURRENCY_LIMIT' ? again : null;
       };
       admitted = (await this.lines.acquire(lineOf(toolId, client), waitUntil, retry)) ?? admitted;
     }
@@ -134,7 +154,10 @@ export class Limits {
         this.redis.failed(`usage: ${(err as Error).message}`);
       }
     }
-    return { reply: this.memory.usageNow(key, tier), store: 'memory' };
+    return {
+      reply: this.insurance ? this.insurance.usage(key, tier) : this.memory.usageNow(key, tier),
+      store: 'memory',
+    };
   }
 
   private async countRequests(key: string, points: number, policy: StorePolicy): Promise<RateDecision> {
@@ -167,18 +190,49 @@ export class Limits {
       if (redis.usable()) {
         if (inTurn) await endOfTurn();
         try {
+          // What the insurance counted goes to Redis before Redis decides again.
+          if (this.insurance?.counting) await this.settle();
           const reply = await this.shared.decide(r);
+          this.known.learn(r, reply, Date.now());
           this.book.retry(this.sendRelease);
           return { reply, store: 'redis', leaseId: r.leaseId };
         } catch (err) {
           redis.failed(`limits: ${(err as Error).message}`);
           // A call that timed out may still run in Redis: the lease it took there would hold a
           // slot of the client's until its deadline. It is given back once Redis answers again.
-          if (r.admit) this.book.failed(orphanOf(r));
+          if (r.admit) {
+            this.book.failed(orphanOf(r));
+            // The lease taken here gets an id of its own: that one is given back there.
+            r = { ...r, leaseId: this.book.nextId() };
+          }
         }
       } else redis.fellBack('not ready');
     }
-    return { reply: this.memory.decideNow(r), store: 'memory', leaseId: r.leaseId };
+    const reply = this.insurance ? this.insurance.decide(r) : this.memory.decideNow(r);
+    return { reply, store: 'memory', leaseId: r.leaseId };
+  }
+
+  /**
+   * Hands what the insurance counted in an outage to Redis (src/limits/settle.ts); the
+   * decisions waiting for Redis wait for it. Throws when a part did not reach Redis: that part
+   * stays counted here, to be sent again.
+   */
+  private settle(): Promise<void> {
+    this.settling ??= (async () => {
+      try {
+        // The calls given up on answer first: what Redis took of them is not owed.
+        await this.shared!.answered();
+        const parts = this.insurance!.settlement();
+        const sent = await Promise.allSettled(parts.map((p) => this.shared!.settle(p)));
+        for (const [i, s] of sent.entries())
+          if (s.status === 'fulfilled') this.insurance!.confirm(parts[i]!.id);
+        const failed = sent.find((s) => s.status === 'rejected');
+        if (failed) throw (failed as PromiseRejectedResult).reason;
+      } finally {
+        this.settling = null;
+      }
+    })();
+    return this.settling;
   }
 
   /** The admission part of a decision as a lease or a refusal. */
@@ -198,18 +252,26 @@ export class Limits {
       windowMs: lease.policy.windowSec * 1000,
       quotas: lease.quotas,
     };
-    if (lease.store === 'redis' && this.shared && this.redis) {
-      this.book.given(lease.toolId);
+    const insurance = this.insurance;
+    // A lease taken in Redis, or taken here while it was away and handed to it since.
+    if (
+      this.shared &&
+      this.redis &&
+      insurance &&
+      (lease.store === 'redis' || insurance.handedOver(request))
+    ) {
+      if (lease.store === 'redis') this.book.given(lease.toolId);
       try {
         await this.shared.release(request);
       } catch (err) {
         // The charge goes in-process; the lease is given back once Redis answers again (or
         // frees itself at its deadline, whichever comes first).
         this.redis.failed(`admission release: ${(err as Error).message}`);
-        await this.memory.release({ ...request, leaseId: '' });
+        await insurance.release({ ...request, leaseId: '' }, lease.storePolicy);
         this.book.failed(request);
       }
-    } else await this.memory.release(request);
+    } else if (insurance) await insurance.release(request, lease.storePolicy);
+    else await this.memory.release(request);
     this.lines.notify(lineOf(lease.toolId, lease.client));
   }
 
@@ -222,12 +284,13 @@ export class Limits {
 
 /** The release of a lease a failed decision may have taken in Redis (it charges nothing). */
 function orphanOf(r: DecideRequest): ReleaseRequest {
+  const quotas = quotaBits(r.policy.quotas);
   return {
     key: r.key,
     quotaKey: r.quotaKey,
     leaseId: r.leaseId,
     chargedMs: 0,
     windowMs: r.policy.windowMs,
-    quotas: 0,
+    quotas,
   };
 }

@@ -1,5 +1,13 @@
 import { decide, release, type State } from './decide.js';
-import type { DecideReply, DecideRequest, LimitStore, ReleaseRequest, UsageReply } from './store.js';
+import { settle } from './settle.js';
+import type {
+  DecideReply,
+  DecideRequest,
+  LimitStore,
+  ReleaseRequest,
+  SettleRequest,
+  UsageReply,
+} from './store.js';
 import { readUsage } from './usage.js';
 
 /** Past this many keys, those whose every window and lease has ended are dropped. */
@@ -30,6 +38,11 @@ export class MemoryStore implements LimitStore {
     return Promise.resolve();
   }
 
+  settle(r: SettleRequest): Promise<void> {
+    settle(this.state(r.key), r, this.now(), () => this.state(r.quotaKey));
+    return Promise.resolve();
+  }
+
   /** What a client has used of a tool's limits (or, on a quota key, of its quotas), read without counting. */
   usageNow(key: string, tier: string): UsageReply {
     return readUsage(this.peek(key), tier, this.now());
@@ -37,6 +50,18 @@ export class MemoryStore implements LimitStore {
 
   usage(key: string, tier: string): Promise<UsageReply> {
     return Promise.resolve(this.usageNow(key, tier));
+  }
+
+  /** Starts a key afresh from `counters` (the insurance's seed: src/limits/insurance.ts). */
+  seed(key: string, counters: Map<string, number>): void {
+    this.states.set(key, { counters, leases: new Map(), leasesExpireAt: 0 });
+  }
+
+  /** A key's state while it lives, removed from the store (the insurance hands it to Redis). */
+  take(key: string): State | undefined {
+    const s = this.peek(key);
+    this.states.delete(key);
+    return s;
   }
 
   /** A key's state while it lives (the stores' test compares it with Redis's keys). */

@@ -19,6 +19,7 @@ const policy = (tool: object, key: object): StorePolicy => ({
   budgetMs: 1_000_000,
   cap: 100,
   leaseMs: 10_000,
+  reserveMs: 100,
   quotas: quotaNumbers(tool, key),
 });
 

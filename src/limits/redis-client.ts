@@ -1,7 +1,7 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { RedisTarget } from '../config/redis-target.js';
 import { EVENTS } from '../shared/events.js';
-import { DECIDE_LUA, RELEASE_LUA, USAGE_LUA } from './scripts.js';
+import { DECIDE_LUA, RELEASE_LUA, SETTLE_LUA, USAGE_LUA } from './scripts.js';
 
 /**
  * The limiter's Redis connection and its health. Commands fail fast instead of
@@ -19,13 +19,20 @@ export class LimiterRedis {
   private down = false;
   private recoveryCheck: NodeJS.Timeout | null = null;
 
-  constructor(target: RedisTarget | string, commandTimeoutMs: number, coolDownMs = 1000) {
+  constructor(
+    target: RedisTarget | string,
+    /** How long a command may take before the caller stops waiting (REDIS_COMMAND_TIMEOUT_MS). */
+    readonly commandTimeoutMs: number,
+    coolDownMs = 1000,
+  ) {
     this.coolDownMs = coolDownMs;
     const at: RedisTarget = typeof target === 'string' ? { kind: 'url', url: target } : target;
     const options: RedisOptions = {
       enableOfflineQueue: false,
       enableAutoPipelining: true,
-      commandTimeout: commandTimeoutMs,
+      // Callers stop waiting at commandTimeoutMs (`bounded`); ioredis gives up on a command
+      // only well after, so an answer that comes late is still heard (src/limits/redis-store.ts).
+      commandTimeout: Math.max(LATE_ANSWER_MS, 10 * commandTimeoutMs),
       maxRetriesPerRequest: 0,
       connectTimeout: 2000,
       lazyConnect: false,
@@ -54,7 +61,33 @@ export class LimiterRedis {
     // No fixed key count: the caller sends one call for many requests (src/limits/redis-store.ts).
     this.client.defineCommand('toolhubDecide', { lua: DECIDE_LUA });
     this.client.defineCommand('toolhubRelease', { lua: RELEASE_LUA });
+    this.client.defineCommand('toolhubSettle', { lua: SETTLE_LUA });
     this.client.defineCommand('toolhubUsage', { lua: USAGE_LUA, numberOfKeys: 2 });
+  }
+
+  /**
+   * `call`, given up on after commandTimeoutMs (a TimedOut error): the caller goes on without
+   * it. The call itself goes on, and `late` hears its answer if one comes after all.
+   */
+  bounded<T>(call: Promise<T>, late?: (value: T) => void): Promise<T> {
+    return new Promise((resolve, reject) => {
+      let gaveUp = false;
+      const timer = setTimeout(() => {
+        gaveUp = true;
+        reject(new TimedOut());
+      }, this.commandTimeoutMs);
+      call.then(
+        (value) => {
+          clearTimeout(timer);
+          if (!gaveUp) resolve(value);
+          else late?.(value);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          if (!gaveUp) reject(err);
+        },
+      );
+    });
   }
 
   /** True when calls should go to Redis now (connected and not cooling down after a failure). */
@@ -104,12 +137,25 @@ export class LimiterRedis {
   }
 }
 
+/** How long ioredis waits for an answer at least, after the caller gave up on it. */
+const LATE_ANSWER_MS = 2000;
+
+/** A call given up on at the command timeout (it may still run in Redis, and answer late). */
+export class TimedOut extends Error {
+  override readonly name = 'TimedOut';
+  constructor() {
+    super('Command timed out');
+  }
+}
+
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     /** `numKeys`, then the keys, then the arguments (src/limits/lua/decide.lua). */
     toolhubDecide(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number[]>;
     /** `numKeys`, then the keys, then the arguments (src/limits/lua/release.lua). */
     toolhubRelease(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number>;
+    /** `numKeys`, then the keys, then the arguments (src/limits/lua/settle.lua). */
+    toolhubSettle(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number>;
     /** The counters, the leases, now, the tier (src/limits/lua/usage.lua). */
     toolhubUsage(counters: string, leases: string, now: number, tier: string): Promise<number[]>;
   }

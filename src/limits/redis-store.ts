@@ -1,5 +1,5 @@
 import { quotaBits } from '../config/quota.js';
-import { decisionGroups, expandGroup, GROUP_REPLY, releaseGroups, sumCharged } from './groups.js';
+import { decisionGroups, expandGroups, releaseGroups, sumCharged } from './groups.js';
 import type { LimiterRedis } from './redis-client.js';
 import {
   type DecideReply,
@@ -7,6 +7,7 @@ import {
   type LimitStore,
   leasesKey,
   type ReleaseRequest,
+  type SettleRequest,
   type StorePolicy,
   type UsageReply,
 } from './store.js';
@@ -26,16 +27,26 @@ const MAX_PER_CALL = 256;
 export class RedisStore implements LimitStore {
   private readonly decisions: TurnQueue<DecideRequest, DecideReply>;
   private readonly releases: TurnQueue<ReleaseRequest, undefined>;
+  private readonly settlements: TurnQueue<SettleRequest, undefined>;
+  /** Redis's clock less this one's, as the last decision read it (their clocks need not agree). */
+  private skewMs = 0;
+  /** Script calls sent and not answered yet (answered late, some of them). */
+  private readonly unanswered = new Set<Promise<unknown>>();
 
-  /** `now`: the clock the scripts count by; 0 (the default) is Redis's own (TIME). */
+  /**
+   * `now`: the clock the scripts count by; 0 (the default) is Redis's own (TIME). `late`
+   * hears of calls given up on that Redis took after all, in their time: what they counted
+   * there, the caller counted in-process too.
+   */
   constructor(
     private readonly redis: LimiterRedis,
     private readonly now: () => number = () => 0,
+    private readonly late: LateAnswers = {},
   ) {
     const perCall = redis.cluster ? 1 : MAX_PER_CALL;
     this.decisions = new TurnQueue(perCall, async (reqs) => {
       const policies = new Map<StorePolicy, number>();
-      const head: (string | number)[] = [now(), 0];
+      const head: (string | number)[] = [now(), this.validUntil(), 0];
       const args: (string | number)[] = [];
       const keys = new KeyTriples();
       const groups = decisionGroups(reqs);
@@ -47,27 +58,78 @@ export class RedisStore implements LimitStore {
           policies.set(r.policy, index);
           const p = r.policy;
           head.push(p.tier, p.limit, p.burst, p.windowMs, p.budgetMs, p.cap, p.leaseMs);
-          // The quotas only where one applies: eight numbers fewer to send and parse.
+          // The quotas only where one applies: nine numbers fewer to send and parse.
           if (quotaBits(p.quotas) === 0) head.push(0);
-          else head.push(p.quotas.length, ...p.quotas);
+          else head.push(p.quotas.length + 1, ...p.quotas, p.reserveMs);
         }
         args.push(keys.of(r), index, r.points, r.admit ? 1 : 0, g.length);
         if (r.admit) for (const d of g) args.push(d.leaseId);
       }
-      head[1] = policies.size;
-      const flat = await redis.client.toolhubDecide(keys.list.length, ...keys.list, ...head, ...args);
-      return groups.flatMap((g, i) => expandGroup(g[0]!, g.length, flat, i * GROUP_REPLY));
+      head[2] = policies.size;
+      const sentAt = Date.now();
+      const call = redis.client.toolhubDecide(keys.list.length, ...keys.list, ...head, ...args);
+      const flat = await this.send(call, (late) => {
+        if (late.length > 1) this.late.decided?.(groups.flat(), expandGroups(groups, late));
+      });
+      // Redis read its clock between the send and the reply: taken as halfway.
+      this.skewMs = flat[0]! - (sentAt + Date.now()) / 2;
+      if (flat.length === 1) throw new LateCall();
+      return expandGroups(groups, flat);
     });
     this.releases = new TurnQueue(perCall, async (reqs) => {
       const keys = new KeyTriples();
-      const args: (string | number)[] = [now()];
+      const args: (string | number)[] = [now(), this.validUntil()];
       for (const g of releaseGroups(reqs)) {
         args.push(keys.of(g[0]!), g.length, sumCharged(g), g[0]!.windowMs, g[0]!.quotas);
         for (const r of g) args.push(r.leaseId);
       }
-      await redis.client.toolhubRelease(keys.list.length, ...keys.list, ...args);
+      const call = redis.client.toolhubRelease(keys.list.length, ...keys.list, ...args);
+      if ((await this.send(call, (late) => late === 1 && this.late.released?.(reqs))) === 0)
+        throw new LateCall();
       return reqs.map(() => undefined);
     });
+    this.settlements = new TurnQueue(perCall, async (reqs) => {
+      const keys = new KeyTriples();
+      const args: (string | number)[] = [now(), this.validUntil()];
+      for (const r of reqs) {
+        args.push(keys.of(r), r.id, r.counts.length, ...r.counts.flat(), r.leases.length, ...r.leases.flat());
+        args.push(r.reservations.length, ...r.reservations.flat());
+      }
+      const call = redis.client.toolhubSettle(keys.list.length, ...keys.list, ...args);
+      if ((await this.send(call, (late) => late === 1 && this.late.settled?.(reqs))) === 0)
+        throw new LateCall();
+      return reqs.map(() => undefined);
+    });
+  }
+
+  /** A script call, given up on at the command timeout; `late` hears its answer if it comes after. */
+  private send<T>(call: Promise<T>, late: (value: T) => void): Promise<T> {
+    const settled: Promise<void> = call.then(
+      () => {
+        this.unanswered.delete(settled);
+      },
+      () => {
+        this.unanswered.delete(settled);
+      },
+    );
+    this.unanswered.add(settled);
+    return this.redis.bounded(call, late);
+  }
+
+  /** Once every script call sent so far has its answer (or has failed): what was taken late is known then. */
+  async answered(): Promise<void> {
+    await Promise.all([...this.unanswered]);
+  }
+
+  /**
+   * The latest Redis time at which a call sent now may still run: three quarters of the
+   * command timeout after it is sent, in Redis's clock. Past it the hub has stopped waiting
+   * (or soon will) and counted in-process instead, so the call must do nothing there: a call
+   * held by a pause or a stall would otherwise count twice. 0 under an injected clock (tests).
+   */
+  private validUntil(): number {
+    if (this.now() !== 0) return 0;
+    return Date.now() + this.skewMs + Math.floor((this.redis.commandTimeoutMs * 3) / 4);
   }
 
   decide(request: DecideRequest): Promise<DecideReply> {
@@ -78,9 +140,30 @@ export class RedisStore implements LimitStore {
     await this.releases.push(request);
   }
 
-  async usage(key: string, tier: string): Promise<UsageReply> {
-    return (await this.redis.client.toolhubUsage(key, leasesKey(key), this.now(), tier)) as UsageReply;
+  async settle(request: SettleRequest): Promise<void> {
+    await this.settlements.push(request);
   }
+
+  async usage(key: string, tier: string): Promise<UsageReply> {
+    return (await this.redis.bounded(
+      this.redis.client.toolhubUsage(key, leasesKey(key), this.now(), tier),
+    )) as UsageReply;
+  }
+}
+
+/** Redis took the call past its time: it did nothing there (the caller counts in-process). */
+export class LateCall extends Error {
+  override readonly name = 'LateCall';
+  constructor() {
+    super('Command timed out in Redis: taken after its time, it did nothing');
+  }
+}
+
+/** Calls the store gave up on that Redis took in their time after all (the caller counted them in-process too). */
+export interface LateAnswers {
+  decided?: (requests: DecideRequest[], replies: DecideReply[]) => void;
+  released?: (requests: ReleaseRequest[]) => void;
+  settled?: (requests: SettleRequest[]) => void;
 }
 
 /**

@@ -22,3 +22,4 @@ export function loadScript(name: string): string {
 export const DECIDE_LUA = loadScript('decide');
 export const RELEASE_LUA = loadScript('release');
 export const USAGE_LUA = loadScript('usage');
+export const SETTLE_LUA = loadScript('settle');

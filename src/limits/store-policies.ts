@@ -32,6 +32,7 @@ export class StorePolicies {
         budgetMs: policy.computeBudgetMs,
         cap: policy.maxInFlightPerClient,
         leaseMs: this.leaseMs(policy),
+        reserveMs: policy.timeoutMs,
         quotas: quotaNumbers(policy.quota, tier.quota),
       };
       byTier.set(tier, sp);

@@ -18,6 +18,8 @@ export interface StorePolicy {
   readonly cap: number;
   /** A lease's life unless given back: the longest a run can live in the hub. */
   readonly leaseMs: number;
+  /** Worker ms a run in flight reserves under a quota of worker ms (its timeout: the most it can charge). */
+  readonly reserveMs: number;
   /**
    * The 8 quotas, -1 where none (src/config/quota.ts, QUOTA_ENTRIES): per tool runs and worker
    * ms a UTC day, then a UTC month; then the same per key, over every tool.
@@ -46,10 +48,19 @@ export interface DecideRequest {
  * rate allowed it, the budget used and the ms left of its window (-2 with none), and the
  * leases held with this one (-1 at the cap, 0 when the budget or a quota is spent); without
  * the admission `0, -2, 0`. Then the quotas: 0 none applies (or no admission was asked), 1
- * within them, 2 one is spent; the entry (QUOTA_ENTRIES, by index) of the one spent, else of the most used
- * (-1 with none), its use and the ms to its window's end.
+ * within them, 2 one is spent, 3 a quota of worker ms has no room left beside what the runs in
+ * flight reserve; the entry (QUOTA_ENTRIES, by index) of the one spent or full, else of the
+ * most used (-1 with none), its use and the ms to its window's end. With a quota state other
+ * than 0, QuotaCounts follow.
  */
-export type DecideReply = [number, number, number, number, number, number, number, number, number, number];
+export type DecideReply = DecideHead | [...DecideHead, ...QuotaCounts];
+type DecideHead = [number, number, number, number, number, number, number, number, number, number];
+/**
+ * The quota counts the decision read, after it: runs today, worker ms today, runs this month,
+ * worker ms this month, in the tool's counters and then in the client's quota state (0 where
+ * none is kept); then the worker ms reserved by runs in flight in each.
+ */
+export type QuotaCounts = [number, number, number, number, number, number, number, number, number, number];
 
 /**
  * What one client has used of one tool's limits now, read without counting (GET /api/usage,
@@ -81,6 +92,8 @@ export interface LimitStore {
   usage(key: string, tier: string): Promise<UsageReply>;
   /** Giving back a lease already given back or expired does nothing, so a retry is safe. */
   release(request: ReleaseRequest): Promise<void>;
+  /** Adds what an instance counted while Redis was away (src/limits/settle.ts). */
+  settle(request: SettleRequest): Promise<void>;
 }
 
 /**
@@ -109,3 +122,38 @@ export function leasesKey(key: string): string {
 export function messageKey(prefix: string, client: string): string {
   return limitKey(prefix, '@mcp', client);
 }
+
+/**
+ * What an instance counted on its insurance while Redis was away, charged to Redis when it
+ * answers again (docs/architecture.md, "The insurance"): one client and tool's keys at a time.
+ * settle() in src/limits/settle.ts and src/limits/lua/settle.lua add it; src/limits/stores.test.ts
+ * drives both.
+ */
+export interface SettleRequest {
+  /**
+   * Unique per settlement: Redis keeps it (`k<id>` in the counters, SETTLED_KEEP_MS) and takes
+   * a settlement sent again (its answer lost) only once.
+   */
+  readonly id: string;
+  readonly key: string;
+  readonly quotaKey: string;
+  /**
+   * Counts to add: the hash (1 the tool's counters, 2 the client's quota state), the counter's
+   * field, its window's end field, how much, and the ms its window had left here. A count of a
+   * window that has ended is dropped; of a window Redis has not open, it opens one with what
+   * was left of it (the UTC day's and month's end where the calendar says).
+   */
+  readonly counts: readonly SettleCount[];
+  /** Leases of runs admitted here still in flight: the id and the ms left to its deadline. */
+  readonly leases: readonly (readonly [id: string, msLeft: number])[];
+  /** Their reservations under a quota of worker ms: the hash, the lease id, the ms, the ms left. */
+  readonly reservations: readonly (readonly [hash: 1 | 2, id: string, ms: number, msLeft: number])[];
+}
+
+export type SettleCount = readonly [
+  hash: 1 | 2,
+  counter: string,
+  ends: string,
+  delta: number,
+  msLeft: number,
+];

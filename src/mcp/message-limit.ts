@@ -35,6 +35,7 @@ export class McpMessageLimit {
       budgetMs: 0,
       cap: 0,
       leaseMs: 0,
+      reserveMs: 0,
       quotas: NO_QUOTAS,
     };
   }

@@ -20,13 +20,15 @@ export interface LimitsOptions {
   capWaitMs: number;
   /** A lease's life unless released: the longest a run can live in the hub. */
   leaseMs: (policy: ToolPolicy) => number;
+  /** The box's API processes (HUB_PROCESSES; 1 alone): while Redis is away each admits its share. */
+  processes: number;
 }
 
 /** Rate limits, budgets and concurrency caps, on Redis when REDIS_URL is set. */
 export default fp<LimitsOptions>(
   async (app, opts) => {
     const redis = opts.redis ? new LimiterRedis(opts.redis, opts.commandTimeoutMs) : null;
-    app.decorate('limits', new Limits(redis, opts.prefix, opts.capWaitMs, opts.leaseMs));
+    app.decorate('limits', new Limits(redis, opts.prefix, opts.capWaitMs, opts.leaseMs, opts.processes));
     if (redis) {
       const quiet = EVENTS.limiterState.subscribe(redis, ({ state, reason }) =>
         state === 'down'

@@ -16,6 +16,7 @@ export const USAGE_READS: StorePolicy = {
   budgetMs: 0,
   cap: 0,
   leaseMs: 0,
+  reserveMs: 0,
   quotas: NO_QUOTAS,
 };
 

@@ -12,21 +12,27 @@
   Counters: c<tier>/e<tier> rate counter and window end, b<tier>/f<tier> burst counter and
   end, u/v budget used and window end, x the keys' expiry; quotas (in the tool's counters for
   a quota per tool, in the client's quota hash for one per key): dr/dm/de runs, worker ms and
-  end of the UTC day, mr/mm/me of the UTC month. Leases: member the lease id, score its
-  deadline; counted with ZCARD, pruned (those past their deadline) only at the cap.
+  end of the UTC day, mr/mm/me of the UTC month; with a quota of worker ms, r<leaseId>/t<leaseId>
+  the ms a run in flight reserves and its lease's deadline (dropped past it). Leases: member
+  the lease id, score its deadline; counted with ZCARD, pruned (those past their deadline)
+  only at the cap.
 
   Input: each client and tool named once, however many of the call's decisions are theirs.
     KEYS[3t-2]    the counters of key triple t (<prefix>lim:{<client>}:<toolId>)
     KEYS[3t-1]    its leases (<prefix>lim:{<client>}:<toolId>:l)
     KEYS[3t]      the client's quota hash (<prefix>lim:{<client>}:@quota)
     ARGV[1]       now in ms (0: Redis server time)
-    ARGV[2]       P, the number of policies
+    ARGV[2]       valid until (Redis ms; 0: always): a call Redis takes later, after the hub
+                  stopped waiting for it and counted in-process, does nothing
+    ARGV[3]       P, the number of policies
     then P policies: tier, limit, burst, windowMs, budgetMs, cap, leaseMs, nq, then nq
-      quotas: 0 where none applies, else 8 (-1: none): per tool runs and ms a day, runs and ms
-      a month, then per key alike (a policy without quotas spares Redis eight numbers)
+      numbers: 0 where no quota applies, else 9: the 8 quotas (-1: none), per tool runs and
+      ms a day, runs and ms a month, then per key alike, and the ms a run in flight reserves
+      under a quota of ms (a policy without quotas spares Redis nine numbers)
     then per group: key triple t (from 1), policy index (from 0), points (0: no rate count),
       admit (1/0), k (its decisions), then with admit its k leaseIds
-  Output: per group 16 (src/limits/groups.ts turns them into a reply per decision):
+  Output: now (Redis ms), then per group 16 (src/limits/groups.ts turns them into a reply per
+  decision), or now alone when the call came too late:
     n0, ttl: the rate counter before the group and the ms to its window's end;
     i0, bttl: the first decision over the limit (k + 1: none) and the ms to the burst
       window's end;
@@ -36,27 +42,34 @@
     c0, a0, c1, a1: leases held before the admissions and how many were taken, then, when the
       cap was reached, held after pruning those past their deadline and how many more;
     qs, qi, qused, qms: the quotas (a group of one): state (0 none applies or no admission
-      asked, 1 within, 2 one is spent), the index of the quota spent or else of the most used,
-      its use and the ms to its window's end
+      asked, 1 within, 2 one is spent, 3 a quota of ms has no room beside what runs in
+      flight reserve), the index of the quota spent or full or else of the most used, its use
+      and the ms to its window's end;
+    and, when qs is not 0, 10 more: runs today, ms today, runs this month, ms this month in
+      the tool's counters, the same in the client's quota hash, then the ms reserved in each
 ]]
 -- @include now
 -- @include expiry
 -- @include int
+-- @include write
 -- @include calendar
+
+local validUntil = tonumber(ARGV[2])
+if validUntil > 0 and now > validUntil then return { now } end
 
 local QUSED = { [0] = 'dr', 'dm', 'mr', 'mm' }
 local QEND = { [0] = 'de', 'de', 'me', 'me' }
 
 -- The policies, read once per call: each decision names one by its index.
 local pol = {}
-local a = 3
-for k = 0, tonumber(ARGV[2]) - 1 do
+local a = 4
+for k = 0, tonumber(ARGV[3]) - 1 do
   local tier, nq = ARGV[a], tonumber(ARGV[a + 7])
   local P = {
     cn = 'c' .. tier, en = 'e' .. tier, bn = 'b' .. tier, fn = 'f' .. tier,
     limit = tonumber(ARGV[a + 1]), burst = tonumber(ARGV[a + 2]), windowMs = tonumber(ARGV[a + 3]),
     budgetMs = tonumber(ARGV[a + 4]), cap = tonumber(ARGV[a + 5]), leaseMs = tonumber(ARGV[a + 6]),
-    q = nil, tq = false, kq = false,
+    q = nil, tq = false, kq = false, tms = false, kms = false, reserveMs = 0,
   }
   if nq > 0 then
     local q = {}
@@ -64,9 +77,13 @@ for k = 0, tonumber(ARGV[2]) - 1 do
       q[j] = tonumber(ARGV[a + 8 + j])
       if q[j] >= 0 then
         if j < 4 then P.tq = true else P.kq = true end
+        if j % 2 == 1 then
+          if j < 4 then P.tms = true else P.kms = true end
+        end
       end
     end
     P.q = q
+    P.reserveMs = tonumber(ARGV[a + 16])
   end
   pol[k] = P
   a = a + 8 + nq
@@ -88,6 +105,22 @@ end
 local function put(S, field, value)
   S.h[field] = value
   S.dirty[field] = true
+end
+-- The ms reserved by runs in flight (a quota of ms), those past their deadline dropped first.
+local function reserved(S)
+  local ms = 0
+  for f, deadline in pairs(S.h) do
+    if string.byte(f, 1) == 116 then -- 't'
+      local r = 'r' .. string.sub(f, 2)
+      if deadline <= now then
+        put(S, f, nil)
+        if S.h[r] ~= nil then put(S, r, nil) end
+      else
+        ms = ms + (S.h[r] or 0)
+      end
+    end
+  end
+  return ms
 end
 -- Leases for the decisions first..last of a group (their ids at ARGV[ids + j]), to be added.
 local function take(S, d, ids, first, last)
@@ -131,7 +164,7 @@ local function counter(S, c, e, windowMs, need)
   return n, ends, need
 end
 
-local out, o = {}, 0
+local out, o = { now }, 1
 while a <= #ARGV do
   local t = 3 * tonumber(ARGV[a])
   local S = stateOf(KEYS[t - 2], KEYS[t - 1])
@@ -165,18 +198,21 @@ while a <= #ARGV do
   local created = false
   local qs, qi, qused, qms = 0, -1, 0, 0
   local Q = nil
+  local rt, rk = 0, 0
   local admit = asked and allowed > 0
   if admit and (P.tq or P.kq) then
     local monthEnd = monthEndOf(now)
     if P.tq then
       roll(S, dayEndOf(now), monthEnd)
       if monthEnd > need then need = monthEnd end
+      if P.tms then rt = reserved(S) end
     end
     if P.kq then
       Q = stateOf(KEYS[t], nil)
       roll(Q, dayEndOf(now), monthEnd)
       local grown = expiry(Q.h['x'] or 0, monthEnd)
       if grown then put(Q, 'x', grown) end
+      if P.kms then rk = reserved(Q) end
     end
     qs = 1
     for j = 0, 7 do
@@ -186,8 +222,19 @@ while a <= #ARGV do
         break
       end
     end
+    -- Worker ms are charged when a run ends: a quota of ms admits a run only while what is
+    -- used and what the runs in flight reserve leave room, so the last one passes it by one run.
+    if qs == 1 then
+      for j = 1, 7, 2 do
+        local H = j < 4 and S.h or (Q and Q.h)
+        if P.q[j] >= 0 and H[QUSED[j % 4]] + (j < 4 and rt or rk) >= P.q[j] then
+          qs, qi, qused, qms = 3, j, H[QUSED[j % 4]], H[QEND[j % 4]] - now
+          break
+        end
+      end
+    end
   end
-  if admit and qs ~= 2 then
+  if admit and qs < 2 then
     local ends = h['v'] or 0
     if ends > now then
       used = h['u'] or 0
@@ -218,14 +265,24 @@ while a <= #ARGV do
       created = (c0 == 0 and a0 > 0) or (c1 == 0 and a1 > 0)
       if a0 + a1 > 0 then
         if deadline > need then need = deadline end
-        -- A quota counts each admitted run (a group of one).
+        -- A quota counts each admitted run (a group of one), and a quota of ms holds its
+        -- reservation.
+        local id = ARGV[ids]
         if P.tq then
           put(S, 'dr', h['dr'] + 1)
           put(S, 'mr', h['mr'] + 1)
+          if P.tms then
+            put(S, 'r' .. id, P.reserveMs)
+            put(S, 't' .. id, deadline)
+          end
         end
         if Q then
           put(Q, 'dr', Q.h['dr'] + 1)
           put(Q, 'mr', Q.h['mr'] + 1)
+          if P.kms then
+            put(Q, 'r' .. id, P.reserveMs)
+            put(Q, 't' .. id, deadline)
+          end
         end
       end
     end
@@ -253,18 +310,18 @@ while a <= #ARGV do
   out[o + 6], out[o + 7], out[o + 8], out[o + 9], out[o + 10], out[o + 11] = spent, used, pttl, c0, a0, c1
   out[o + 12], out[o + 13], out[o + 14], out[o + 15], out[o + 16] = a1, qs, qi, qused, qms
   o = o + 16
+  if qs ~= 0 then
+    local H = Q and Q.h or {}
+    out[o + 1], out[o + 2], out[o + 3], out[o + 4] = h['dr'] or 0, h['dm'] or 0, h['mr'] or 0, h['mm'] or 0
+    out[o + 5], out[o + 6], out[o + 7], out[o + 8] = H['dr'] or 0, H['dm'] or 0, H['mr'] or 0, H['mm'] or 0
+    out[o + 9], out[o + 10] = rt, rk
+    o = o + 10
+  end
 end
 
--- One write per key: its changed counters, its new leases, their expiries.
+-- One write per key: its changed counters (those dropped deleted), its new leases, their expiries.
 for _, S in ipairs(order) do
-  local set = {}
-  for field in pairs(S.dirty) do
-    set[#set + 1] = field
-    set[#set + 1] = int(S.h[field])
-  end
-  if #set > 0 then redis.call('HSET', S.key, unpack(set)) end
-  -- After the writes: PEXPIREAT on a key not yet written does nothing.
-  if S.dirty['x'] then redis.call('PEXPIREAT', S.key, S.h['x']) end
+  writeHash(S.key, S.h, S.dirty)
   flush(S)
   if S.lx then redis.call('PEXPIREAT', S.leases, S.lx) end
 end

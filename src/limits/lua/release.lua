@@ -1,6 +1,7 @@
 --[[
-  After runs: give each lease back and charge the run's worker time to the budget window and
-  to the quotas that apply: the steps of release() in src/limits/decide.ts, in order.
+  After runs: give each lease back (and its reservation under a quota of worker ms) and charge
+  the run's worker time to the budget window and to the quotas that apply: the steps of
+  release() in src/limits/decide.ts, in order.
   Releases on the same key within a call share one read and write of its counters, and a
   group's leases one ZREM. Giving back a lease already given back or pruned does nothing, so a release
   retried after an outage is safe.
@@ -13,16 +14,22 @@
     KEYS[3t-1]    its leases
     KEYS[3t]      the client's quota hash
     ARGV[1]       now in ms (0: Redis server time)
+    ARGV[2]       valid until (Redis ms; 0: always): a call Redis takes later, after the hub
+                  stopped waiting for it and charged in-process, does nothing
     then per group: key triple t (from 1), k (its leases), chargedMs (their sum; 0: none),
       windowMs (the budget window), quotas (bits: 1 a quota per tool applies, 2 one per
       key), then the k leaseIds
   Output:
-    1
+    1, or 0 when the call came too late
 ]]
 -- @include now
 -- @include expiry
 -- @include int
+-- @include write
 -- @include calendar
+
+local validUntil = tonumber(ARGV[2])
+if validUntil > 0 and now > validUntil then return 0 end
 
 local states, order = {}, {}
 local function stateOf(key)
@@ -65,7 +72,17 @@ local function charge(S, ms, monthEnd)
   if grown then put(S, 'x', grown) end
 end
 
-local a = 2
+-- A run's reservation under a quota of ms ends with it (HDEL of fields never set does nothing).
+local function unreserve(key, first, last)
+  local fields = {}
+  for j = first, last do
+    fields[#fields + 1] = 'r' .. ARGV[j]
+    fields[#fields + 1] = 't' .. ARGV[j]
+  end
+  redis.call('HDEL', key, unpack(fields))
+end
+
+local a = 3
 while a <= #ARGV do
   local t = 3 * tonumber(ARGV[a])
   local k = tonumber(ARGV[a + 1])
@@ -73,6 +90,8 @@ while a <= #ARGV do
   local quotas = tonumber(ARGV[a + 4])
   local S = stateOf(KEYS[t - 2])
   redis.call('ZREM', KEYS[t - 1], unpack(ARGV, a + 5, a + 4 + k))
+  if quotas % 2 == 1 then unreserve(KEYS[t - 2], a + 5, a + 4 + k) end
+  if quotas >= 2 then unreserve(KEYS[t], a + 5, a + 4 + k) end
   if ms > 0 and quotas > 0 then
     local monthEnd = monthEndOf(now)
     if quotas % 2 == 1 then charge(S, ms, monthEnd) end
@@ -96,14 +115,8 @@ end
 
 for _, S in ipairs(order) do
   if S.any then
-    local set = {}
-    for field in pairs(S.dirty) do
-      set[#set + 1] = field
-      set[#set + 1] = int(S.h[field])
-    end
-    redis.call('HSET', S.key, unpack(set))
     -- The expiry moves only when a window outlives it (about once a minute, or a month).
-    if S.dirty['x'] then redis.call('PEXPIREAT', S.key, S.h['x']) end
+    writeHash(S.key, S.h, S.dirty)
   end
 end
 return 1
