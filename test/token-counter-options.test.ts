@@ -47,7 +47,9 @@ describe('token-counter through the hub', () => {
     const bad = await app.inject({ url: '/api/token-counter/?text=&messages=%5B1' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errorCode).toBe('INVALID_INPUT');
-    const tokens = await app.inject({ url: '/api/token-counter/?text=hi&model=claude-3-haiku&mode=tokens' });
+    const tokens = await app.inject({
+      url: '/api/token-counter/?text=hi&model=claude-3-haiku-20240307&mode=tokens',
+    });
     expect(tokens.statusCode).toBe(400);
     expect(tokens.json().errorCode).toBe('UNSUPPORTED_OPTION');
   });

@@ -10,7 +10,7 @@ import o200k from 'js-tiktoken/ranks/o200k_base';
 import p50k from 'js-tiktoken/ranks/p50k_base';
 import r50k from 'js-tiktoken/ranks/r50k_base';
 import { describe, expect, it } from 'vitest';
-import { buildRankTable, encodeOrdinary } from './bpe.js';
+import { buildRankTable, encodeOrdinary, weightedCount } from './bpe.js';
 
 const SAMPLES = [
   '',
@@ -83,5 +83,31 @@ describe('buildRankTable', () => {
     expect(table.ranks.size).toBe(199998);
     expect(table.tokens[24912]).toBe('hello');
     expect(table.maxTokenBytes).toBe(128);
+  });
+});
+
+describe('weightedCount', () => {
+  const oracle = new Tiktoken(cl100k);
+  const table = buildRankTable(cl100k.bpe_ranks);
+
+  it("sums each piece's js-tiktoken count times its weight, cut by the given pattern", () => {
+    // Digits one by one (weight 2), anything else in runs (weight 0.5).
+    const split = '\\p{N}|[^\\p{N}]+';
+    const weigh = (piece: string) => (/^\d$/.test(piece) ? 2 : 0.5);
+    for (const text of SAMPLES) {
+      const want = [...text.matchAll(/\p{N}|[^\p{N}]+/gu)].reduce(
+        (sum, [piece]) => sum + weigh(piece) * oracle.encode(piece, [], []).length,
+        0,
+      );
+      expect(weightedCount(text, split, table, weigh), text.slice(0, 40)).toBe(want);
+    }
+  });
+
+  it("equals encodeOrdinary's count with the encoding's own pattern and weight 1", () => {
+    for (const text of SAMPLES) {
+      expect(weightedCount(text, cl100k.pat_str, table, () => 1)).toBe(
+        encodeOrdinary(text, cl100k.pat_str, table).length,
+      );
+    }
   });
 });

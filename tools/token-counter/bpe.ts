@@ -156,20 +156,42 @@ function mergePiece(bin: string, table: RankTable, out: number[]): void {
   }
 }
 
+/** Appends the ids of one pre-tokenised piece of text to `out`. */
+function encodePiece(piece: string, table: RankTable, out: number[]): void {
+  // UTF-8 bytes as a binary string; lone surrogates become EF BF BD, as with TextEncoder.
+  const bin = Buffer.from(piece, 'utf8').toString('latin1');
+  const whole = table.ranks.get(bin);
+  // Same shortcut as js-tiktoken: a piece that is itself a token is not merged.
+  if (whole !== undefined) out.push(whole);
+  else mergePiece(bin, table, out);
+}
+
 /**
  * Encodes `text` as ordinary text: special-token strings such as `<|endoftext|>` are
  * split like any other text, as js-tiktoken's `encode(text, [], [])` does.
  */
 export function encodeOrdinary(text: string, patStr: string, table: RankTable): number[] {
   const out: number[] = [];
-  const pattern = new RegExp(patStr, 'gu');
-  for (const match of text.matchAll(pattern)) {
-    // UTF-8 bytes as a binary string; lone surrogates become EF BF BD, as with TextEncoder.
-    const bin = Buffer.from(match[0], 'utf8').toString('latin1');
-    const whole = table.ranks.get(bin);
-    // Same shortcut as js-tiktoken: a piece that is itself a token is not merged.
-    if (whole !== undefined) out.push(whole);
-    else mergePiece(bin, table, out);
-  }
+  for (const match of text.matchAll(new RegExp(patStr, 'gu'))) encodePiece(match[0], table, out);
   return out;
+}
+
+/**
+ * The sum over the pieces `patStr` cuts `text` into of `weigh(piece)` times the piece's
+ * token count: how an estimate counts with another tokenizer's pre-split (estimates.ts).
+ */
+export function weightedCount(
+  text: string,
+  patStr: string,
+  table: RankTable,
+  weigh: (piece: string) => number,
+): number {
+  const ids: number[] = [];
+  let sum = 0;
+  for (const match of text.matchAll(new RegExp(patStr, 'gu'))) {
+    ids.length = 0;
+    encodePiece(match[0], table, ids);
+    sum += weigh(match[0]) * ids.length;
+  }
+  return sum;
 }

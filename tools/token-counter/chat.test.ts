@@ -155,6 +155,10 @@ describe('messages errors', () => {
     ['text-embedding-3-small', 'messages for model'],
     ['gpt-oss-120b', 'messages for model'],
     ['p50k_base', 'messages for model'],
+    // Completion models: they take a prompt, and the cookbook rule does not describe them.
+    ['gpt-3.5-turbo-instruct', 'messages for model'],
+    ['davinci-002', 'messages for model'],
+    ['ft:babbage-002:acme::x1', 'messages for model'],
   ])('%s refuses messages with UNSUPPORTED_OPTION', async (model, message) => {
     await expectToolError(
       count({ model, messages: [{ role: 'user', content: 'x' }] }),
@@ -165,7 +169,7 @@ describe('messages errors', () => {
 
   it('refuses a name with Llama 3 and tokens mode with messages', async () => {
     await expectToolError(
-      count({ model: 'llama-3', messages: [{ role: 'user', content: 'x', name: 'bob' }] }),
+      count({ model: 'llama-3-8b', messages: [{ role: 'user', content: 'x', name: 'bob' }] }),
       'UNSUPPORTED_OPTION',
       'not part of the Llama 3 chat template',
     );

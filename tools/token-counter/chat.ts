@@ -60,11 +60,15 @@ export interface ChatCount {
 
 /**
  * Models whose chat format the cookbook rule describes: chat models on o200k_base or
- * cl100k_base. Not gpt-oss: its harmony format frames messages otherwise.
+ * cl100k_base. Not gpt-oss: its harmony format frames messages otherwise. Not embeddings,
+ * nor the completion models (gpt-3.5-turbo-instruct, davinci-002, babbage-002), which
+ * take a prompt, not messages.
  */
+const NOT_CHAT = /^(?:ft:)?(?:text-embedding|gpt-oss|gpt-3\.5-turbo-instruct|davinci-002|babbage-002)/;
+
 function openAIChat(resolved: ResolvedModel): boolean {
   if (resolved.encoding !== 'o200k_base' && resolved.encoding !== 'cl100k_base') return false;
-  return !resolved.model?.startsWith('text-embedding') && !resolved.model?.startsWith('gpt-oss');
+  return !NOT_CHAT.test(resolved.model ?? '');
 }
 
 export function countMessages(messages: Message[], resolved: ResolvedModel, encoder: Encoder): ChatCount {

@@ -4,36 +4,22 @@
  * building a table takes a few hundred ms and tens of MB (o200k_base is the largest).
  */
 import { getEncodingNameForModel, type TiktokenBPE, type TiktokenModel } from 'js-tiktoken/lite';
-import { buildRankTable, encodeOrdinary } from './bpe.js';
+import { buildRankTable, encodeOrdinary, weightedCount } from './bpe.js';
 import { TIKTOKEN_ENCODINGS, type TiktokenEncoding } from './encoding-names.js';
 
-/** Canonical model names listed in errors and docs (dated variants resolve too). */
+/**
+ * OpenAI names that count exactly but have no entry in the model table (prices.json): no
+ * context window or price is answered for them. Each is a name tiktoken maps, or one below.
+ */
 export const MODELS = [
-  'gpt-5',
-  'gpt-5-mini',
-  'gpt-5-nano',
-  'gpt-4.1',
-  'gpt-4.1-mini',
-  'gpt-4.1-nano',
   'gpt-4.5-preview',
-  'gpt-4o',
-  'gpt-4o-mini',
   'chatgpt-4o-latest',
-  'o1',
   'o1-mini',
   'o1-pro',
-  'o3',
-  'o3-mini',
-  'o4-mini',
   'gpt-oss-120b',
   'gpt-oss-20b',
-  'gpt-4',
-  'gpt-4-turbo',
   'gpt-4-32k',
-  'gpt-3.5-turbo',
-  'text-embedding-3-small',
-  'text-embedding-3-large',
-  'text-embedding-ada-002',
+  'gpt-3.5-turbo-16k',
   'davinci-002',
   'babbage-002',
   'text-davinci-003',
@@ -48,63 +34,35 @@ export const MODELS = [
 ] as const;
 
 // OpenAI's reference tiktoken (Python) maps these to cl100k_base; js-tiktoken 1.0.21 differs.
+// tiktoken names o200k_harmony for gpt-oss: o200k_base's ranks and pattern plus special
+// tokens, which this counter reads as plain text, so o200k_base gives the same counts
+// (js-tiktoken 1.0.21 ships no o200k_harmony, nor the gpt-oss names).
 const OVERRIDES: Record<string, TiktokenEncoding> = {
   'davinci-002': 'cl100k_base',
   'babbage-002': 'cl100k_base',
+  'gpt-oss-120b': 'o200k_base',
+  'gpt-oss-20b': 'o200k_base',
 };
 
-// Families with dated or future variants, after tiktoken's MODEL_PREFIX_TO_ENCODING (more specific first).
-const PREFIXES: [string, TiktokenEncoding][] = [
-  ['ft:gpt-4o', 'o200k_base'],
-  ['ft:gpt-4.1', 'o200k_base'],
-  ['ft:gpt-4', 'cl100k_base'],
-  ['ft:gpt-3.5-turbo', 'cl100k_base'],
-  ['ft:davinci-002', 'cl100k_base'],
-  ['ft:babbage-002', 'cl100k_base'],
-  ['gpt-5', 'o200k_base'],
-  // tiktoken names o200k_harmony for gpt-oss: o200k_base's ranks and pattern plus special
-  // tokens, which this counter reads as plain text, so o200k_base gives the same counts
-  // (js-tiktoken 1.0.21 ships no o200k_harmony).
-  ['gpt-oss-', 'o200k_base'],
-  ['gpt-4.5-', 'o200k_base'],
-  ['gpt-4.1-', 'o200k_base'],
-  ['chatgpt-4o-', 'o200k_base'],
-  ['gpt-4o-', 'o200k_base'],
-  ['o1-', 'o200k_base'],
-  ['o3-', 'o200k_base'],
-  ['o4-mini-', 'o200k_base'],
-  ['gpt-4-', 'cl100k_base'],
-  ['gpt-3.5-turbo-', 'cl100k_base'],
-  ['gpt-35-turbo-', 'cl100k_base'],
-  ['text-embedding-3-', 'cl100k_base'],
-];
-
-function isEncoding(name: string): name is TiktokenEncoding {
+export function isEncoding(name: string): name is TiktokenEncoding {
   return (TIKTOKEN_ENCODINGS as readonly string[]).includes(name);
 }
 
-export interface Resolved {
-  encoding: TiktokenEncoding;
-  /** The model name as recognised (lower-cased), when a model rather than an encoding was given. */
-  model?: string;
-}
-
-/** Resolves an OpenAI model or encoding name (case-insensitive); unknown → undefined. */
-export function resolveOpenAI(name: string): Resolved | undefined {
-  const wanted = name.trim().toLowerCase();
-  if (isEncoding(wanted) && wanted !== 'gpt2') return { encoding: wanted };
+/**
+ * The tiktoken encoding of an OpenAI model name as tiktoken knows it: exact names only
+ * (tiktoken's own prefix rules would count any gpt-4-* name, real or not). A fine-tuned
+ * model (`ft:<base>:<org>:<suffix>:<id>`, OpenAI's naming) counts as its base.
+ */
+export function openAIEncoding(name: string): TiktokenEncoding | undefined {
+  const base = /^ft:([^:]+):/.exec(name)?.[1] ?? name;
   // Own keys only: "__proto__" or "constructor" must not find Object.prototype members.
-  const override = Object.hasOwn(OVERRIDES, wanted) ? OVERRIDES[wanted] : undefined;
-  if (override) return { encoding: override, model: wanted };
+  if (Object.hasOwn(OVERRIDES, base)) return OVERRIDES[base];
   try {
-    const encoding = getEncodingNameForModel(wanted as TiktokenModel);
-    if (isEncoding(encoding)) return { encoding, model: wanted };
+    const encoding = getEncodingNameForModel(base as TiktokenModel);
+    return isEncoding(encoding) ? encoding : undefined;
   } catch {
-    // Not an exact model name: try the families below.
+    return undefined;
   }
-  const family = PREFIXES.find(([prefix]) => wanted.startsWith(prefix));
-  if (family) return { encoding: family[1], model: wanted };
-  return undefined;
 }
 
 // gpt2 and r50k_base share ranks and pattern, as do p50k_edit and p50k_base (it only adds
@@ -123,6 +81,8 @@ export interface Encoder {
   encode(text: string): number[];
   /** The bytes a token id stands for (empty for an unknown id). */
   tokenBytes(id: number): Uint8Array;
+  /** tiktoken encodings only: the weighted count of `text` cut by another pre-split (bpe.ts). */
+  weightedCount?(text: string, split: string, weigh: (piece: string) => number): number;
 }
 
 function buildEncoder(bpe: TiktokenBPE): Encoder {
@@ -130,6 +90,7 @@ function buildEncoder(bpe: TiktokenBPE): Encoder {
   return {
     encode: (text) => encodeOrdinary(text, bpe.pat_str, table),
     tokenBytes: (id) => Buffer.from(table.tokens[id] ?? '', 'latin1'),
+    weightedCount: (text, split, weigh) => weightedCount(text, split, table, weigh),
   };
 }
 

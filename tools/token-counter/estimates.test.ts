@@ -74,12 +74,50 @@ describe.each(FAMILIES)('%s estimate', (family, model, references) => {
 });
 
 describe('estimates', () => {
+  it('are measured on the kinds of text issue 37 found them missing on, and on prose and code', () => {
+    // The bound is only as good as the corpus: each kind must stay in it.
+    const kinds = corpus.samples.map((s) => s.kind).join(' | ');
+    for (const kind of [
+      'long digit runs',
+      'whitespace runs',
+      'URLs',
+      'code (Go)',
+      'mixed scripts',
+      'emoji',
+      'base64',
+      'JSON',
+      'English prose',
+      'non-Latin script',
+    ]) {
+      expect(kinds).toContain(kind);
+    }
+    expect(new Set(corpus.samples.map((s) => s.id)).size).toBe(corpus.samples.length);
+  });
+
   it('refuse tokens mode with UNSUPPORTED_OPTION (no ids of the real tokenizer)', async () => {
     await expectToolError(
-      call({ text: 'hi', model: 'claude-3-haiku' }, 'tokens'),
+      call({ text: 'hi', model: 'claude-3-haiku-20240307' }, 'tokens'),
       'UNSUPPORTED_OPTION',
       /estimate: use mode count/,
     );
+  });
+
+  it('are described in SKILL.md with the weights and bounds they use', () => {
+    const skill = readFileSync(new URL('SKILL.md', here), 'utf8');
+    for (const [family, label] of [
+      ['claude', '| claude |'],
+      ['gemini', '| gemini |'],
+      ['mistral-tekken', '| mistral (Tekken) |'],
+    ] as const) {
+      const spec = ESTIMATES[family];
+      // The estimates table's row (the families table above it starts alike).
+      const row = skill.split('\n').find((line) => line.startsWith(label) && line.includes(' / ')) ?? '';
+      if (!('weights' in spec.scale)) throw new Error(`${family} has no weights`);
+      const { ascii, letters, other } = spec.scale.weights;
+      expect(row, family).toContain(
+        `| ${spec.proxy} | ${ascii} / ${letters} / ${other} | ${Math.round(spec.errorBound * 100)} % |`,
+      );
+    }
   });
 
   it('count the empty text as 0 with a 0..0 range', async () => {

@@ -1,13 +1,16 @@
 /**
- * Model names → the family, the tokenizer that counts and whether the count is exact.
- * OpenAI names resolve as before (encodings.ts); Llama 3 and Mistral's v1 models are
- * exact; Claude, Gemini and the Mistral models with other tokenizers are estimates
- * (estimates.ts). Anything else is UNSUPPORTED_OPTION listing what is known.
+ * Model names → the family, the tokenizer that counts, whether the count is exact and the
+ * model table's entry. A name resolves only as it is written somewhere true: an OpenAI
+ * encoding name, an id or documented alias in the model table (prices.json), or an OpenAI
+ * model name tiktoken knows. Anything else is UNSUPPORTED_OPTION naming the nearest known
+ * names: a guess would answer another model's context window and prices.
  */
-import { unsupported } from '#tool-kit';
+import { quote, ToolInputError } from '#tool-kit';
 import { type EncodingName, TIKTOKEN_ENCODINGS } from './encoding-names.js';
-import { MODELS, resolveOpenAI } from './encodings.js';
-import { ESTIMATES, type EstimatedFamily, type EstimateSpec } from './estimates.js';
+import { isEncoding, MODELS, openAIEncoding } from './encodings.js';
+import { ESTIMATES, type EstimateSpec } from './estimates.js';
+import { nearNames } from './near.js';
+import { type PriceEntry, priceFor, TABLE_NAMES, type Tokenizer } from './prices.js';
 
 export type Family = 'openai' | 'llama3' | 'mistral' | 'claude' | 'gemini';
 
@@ -19,105 +22,72 @@ export interface ResolvedModel {
   encoding: EncodingName;
   /** Present for estimates. */
   estimate?: EstimateSpec;
-  /** The id to look up in the price table (prices.json); defaults to model. */
-  priceId?: string;
+  /** The model table's entry: context window and prices. */
+  entry?: PriceEntry;
 }
 
-const LLAMA3 = /^(?:meta-llama\/)?(?:meta-)?llama-?3(\.[0-3])?(?:$|[-:_ ](.*)$)/;
-const LLAMA_SIZE = /(?:^|[-:_ ])(\d+)b(?:$|[-:_ ])/;
+/**
+ * Vendor prefixes a name may carry as the vendor writes it: Hugging Face organisations and
+ * the Gemini API's resource names. The entry found must be of that vendor's family.
+ */
+const VENDOR_PREFIXES: [string, Family][] = [
+  ['meta-llama/', 'llama3'],
+  ['mistralai/', 'mistral'],
+  ['models/', 'gemini'],
+];
 
-interface MistralRule {
-  pattern: RegExp;
-  kind: 'exact' | EstimatedFamily;
-  priceId?: (name: string) => string | undefined;
+function counting(tokenizer: Tokenizer): Pick<ResolvedModel, 'family' | 'encoding' | 'estimate'> {
+  switch (tokenizer) {
+    case 'llama3':
+      return { family: 'llama3', encoding: 'llama3' };
+    case 'mistral-v1':
+      return { family: 'mistral', encoding: 'mistral-v1' };
+    case 'mistral-v3':
+    case 'mistral-tekken':
+    case 'claude':
+    case 'gemini': {
+      const estimate = ESTIMATES[tokenizer];
+      const family = tokenizer === 'claude' || tokenizer === 'gemini' ? tokenizer : 'mistral';
+      return { family, encoding: estimate.proxy, estimate };
+    }
+    default:
+      return { family: 'openai', encoding: tokenizer };
+  }
 }
 
-/** More specific first. v1: Mistral 7B v0.1/v0.2 and Mixtral 8x7B; v3: 7B v0.3, 8x22B, Codestral 22B; Tekken: NeMo and later. */
-const MISTRAL_RULES: MistralRule[] = [
-  {
-    pattern: /^(?:mistral-7b(?:-instruct)?(?:-v0\.[12])?|open-mistral-7b-v0\.[12])$/,
-    kind: 'exact',
-    priceId: (n) => (/v0\.2$/.test(n) ? 'mistral-7b-v0.2' : 'mistral-7b-v0.1'),
-  },
-  {
-    pattern: /^(?:open-)?mixtral-8x7b(?:-instruct)?(?:-v0\.1)?$/,
-    kind: 'exact',
-    priceId: (n) => (n.startsWith('open-') ? 'open-mixtral-8x7b' : 'mixtral-8x7b'),
-  },
-  {
-    pattern: /^(?:mistral-7b(?:-instruct)?-v0\.3|open-mistral-7b(?:-v0\.3)?)$/,
-    kind: 'mistral-v3',
-    priceId: (n) => (n.startsWith('open-') ? 'open-mistral-7b' : undefined),
-  },
-  {
-    pattern: /^(?:open-)?mixtral-8x22b(?:-instruct)?(?:-v0\.1)?$/,
-    kind: 'mistral-v3',
-    priceId: (n) => (n.startsWith('open-') ? 'open-mixtral-8x22b' : undefined),
-  },
-  {
-    pattern: /^(?:codestral-22b.*|codestral-2405|(?:open-)?codestral-mamba.*|mistral-(?:large|small)-2402)$/,
-    kind: 'mistral-v3',
-  },
-  {
-    pattern:
-      /^(?:(?:open-)?mistral-nemo.*|mistral-(?:large|small|medium)(?:-.*)?|ministral-.*|pixtral-.*|codestral(?:-latest|-25\d\d.*)?|magistral-.*|devstral-.*)$/,
-    kind: 'mistral-tekken',
-    priceId: (n) =>
-      /^(?:open-)?mistral-nemo/.test(n)
-        ? 'open-mistral-nemo'
-        : n === 'mistral-large-latest'
-          ? 'mistral-large-2411'
-          : n === 'mistral-small-latest'
-            ? 'mistral-small-2503'
-            : n === 'codestral-latest' || n === 'codestral'
-              ? 'codestral-2501'
-              : undefined,
-  },
-];
+function fromTable(name: string): PriceEntry | undefined {
+  const entry = priceFor(name);
+  if (entry) return entry;
+  for (const [prefix, family] of VENDOR_PREFIXES) {
+    if (!name.startsWith(prefix)) continue;
+    const found = priceFor(name.slice(prefix.length));
+    return found && counting(found.tokenizer).family === family ? found : undefined;
+  }
+  return undefined;
+}
 
-/** What the error lists (bounded: about 900 characters). */
-export const KNOWN = [
-  ...TIKTOKEN_ENCODINGS.filter((e) => e !== 'gpt2'),
-  ...MODELS,
-  'Llama 3 (llama-3-8b, llama-3.1-70b, llama-3.2-3b, llama-3.3-70b, meta-llama/…)',
-  'Mistral (mistral-7b-v0.1, mistral-7b-v0.2, mixtral-8x7b exact; mistral-7b-v0.3, mixtral-8x22b, codestral, mistral-nemo, mistral-large, mistral-small, ministral-*, pixtral-* estimated)',
-  'Claude (claude-*, estimated)',
-  'Gemini (gemini-*, estimated)',
-];
+/** Every name a model may be given as (for the nearest names an error suggests). */
+const KNOWN_NAMES = [...TIKTOKEN_ENCODINGS.filter((e) => e !== 'gpt2'), ...TABLE_NAMES, ...MODELS];
+
+/** What the error lists besides the nearest names (bounded: about 500 characters). */
+export const KNOWN =
+  'OpenAI models (gpt-5, gpt-4.1, gpt-4o, o1, o3, o4-mini, gpt-4-turbo, gpt-4, gpt-3.5-turbo, text-embedding-3-small, ' +
+  'their dated snapshots, ft: fine-tunes, legacy GPT-3) and encodings (o200k_base, cl100k_base, p50k_base, p50k_edit, r50k_base); ' +
+  'Llama 3 (llama-3.1-8b, meta-llama/Llama-3.1-8B-Instruct, llama3.1:8b); Mistral (mistral-7b-v0.1, mixtral-8x7b, ' +
+  'open-mistral-nemo, mistral-large-2411); Claude (claude-sonnet-4-5, claude-haiku-4-5); Gemini (gemini-2.5-pro, gemini-2.5-flash). ' +
+  "Every name: the token counter's SKILL.md";
 
 export function resolveModel(name: string): ResolvedModel {
   const wanted = name.trim().toLowerCase();
-  const openai = resolveOpenAI(wanted);
-  if (openai) return { family: 'openai', ...openai };
-
-  const llama = LLAMA3.exec(wanted);
-  if (llama) {
-    const size = LLAMA_SIZE.exec(llama[2] ? ` ${llama[2]}` : '')?.[1];
-    const priceId = size ? `llama-3${llama[1] ?? ''}-${size}b` : undefined;
-    return { family: 'llama3', model: wanted, encoding: 'llama3', ...(priceId ? { priceId } : {}) };
-  }
-
-  const bare = wanted.replace(/^mistralai\//, '');
-  for (const rule of MISTRAL_RULES) {
-    if (!rule.pattern.test(bare)) continue;
-    const priceId = rule.priceId?.(bare) ?? bare;
-    if (rule.kind === 'exact') return { family: 'mistral', model: wanted, encoding: 'mistral-v1', priceId };
-    const estimate = ESTIMATES[rule.kind];
-    return { family: 'mistral', model: wanted, encoding: estimate.proxy, estimate, priceId };
-  }
-
-  if (/^claude-[a-z0-9.-]+$/.test(wanted)) {
-    return { family: 'claude', model: wanted, encoding: ESTIMATES.claude.proxy, estimate: ESTIMATES.claude };
-  }
-  const gemini = /^(?:models\/)?(gemini-[a-z0-9.-]+)$/.exec(wanted);
-  if (gemini) {
-    return {
-      family: 'gemini',
-      model: wanted,
-      encoding: ESTIMATES.gemini.proxy,
-      estimate: ESTIMATES.gemini,
-      priceId: gemini[1]!,
-    };
-  }
-  throw unsupported('model', name, KNOWN);
+  if (isEncoding(wanted) && wanted !== 'gpt2') return { family: 'openai', encoding: wanted };
+  const entry = fromTable(wanted);
+  if (entry) return { model: wanted, ...counting(entry.tokenizer), entry };
+  const encoding = openAIEncoding(wanted);
+  if (encoding) return { family: 'openai', model: wanted, encoding };
+  const near = nearNames(wanted, KNOWN_NAMES);
+  throw new ToolInputError(
+    `model ${quote(name)} is not a model or encoding this tool knows (names are exact: a model's id or an alias its vendor documents)` +
+      `${near.length ? `; nearest: ${near.join(', ')}` : ''}; known: ${KNOWN}`,
+    'UNSUPPORTED_OPTION',
+  );
 }

@@ -71,7 +71,7 @@ describe('Llama 3 (exact)', () => {
     ]) {
       expect((await call({ text: 'hi', model }, 'count')).family).toBe('llama3');
     }
-    const r = await call({ text: '<|eot_id|>', model: 'llama-3' }, 'tokens');
+    const r = await call({ text: '<|eot_id|>', model: 'llama-3-8b' }, 'tokens');
     expect(r.ids).not.toContain(128009);
     expect(r.pieces!.join('')).toBe('<|eot_id|>');
   });
@@ -148,10 +148,10 @@ describe('both against their library on generated texts', () => {
 
   it('Llama 3 and Mistral v1 ids equal the libraries on 150 generated texts', async () => {
     for (const text of texts) {
-      expect((await call({ text, model: 'llama-3' }, 'tokens')).ids, JSON.stringify(text)).toEqual(
+      expect((await call({ text, model: 'llama-3-8b' }, 'tokens')).ids, JSON.stringify(text)).toEqual(
         llamaOracle(text),
       );
-      expect((await call({ text, model: 'mistral-7b' }, 'tokens')).ids, JSON.stringify(text)).toEqual(
+      expect((await call({ text, model: 'mistral-7b-v0.1' }, 'tokens')).ids, JSON.stringify(text)).toEqual(
         mistralOracle(text),
       );
     }

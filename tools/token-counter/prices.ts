@@ -1,7 +1,9 @@
 /**
- * The context windows and list prices the token counter answers from: the table is
- * prices.json (`sources`, the vendor pages by key, and `entries`, one per model), this
- * module its typed loader, validation and lookup. Each entry carries its own date and
+ * The model table the token counter answers from: prices.json (`sources`, the vendor pages
+ * by key, and `entries`, one per model), this module its typed loader, validation and
+ * lookup. An entry names a model (its `id` and the `aliases` its vendor documents for the
+ * same model: a dated snapshot, a `-latest` name, a Hugging Face or Ollama name), the
+ * tokenizer that counts it, its context window and list prices, each with its own date and
  * source: prices change, and the answer says which figures it used (`cost.pricesAsOf`,
  * `cost.source`). Prices are USD per million tokens (standard tier, no batch or cache
  * discount; where a vendor tiers by prompt length, the lowest tier). `null` means no
@@ -9,14 +11,31 @@
  * when the module loads: a malformed entry fails the worker's first run and prices.test.ts
  * with a message naming the entry.
  *
- * An entry applies to its id and to dated or tagged variants of it: the id followed by
- * `-` and a date (2024-08-06, 20250514, 2407) or one of `latest`, `instruct`, `chat`.
+ * A name finds an entry only as its id or one of its aliases, never by a prefix: a dated
+ * name the vendor does not document as the same model (gpt-4-1106-preview is GPT-4 Turbo,
+ * not GPT-4) must not borrow another model's window and prices.
  */
+import { TIKTOKEN_ENCODINGS } from './encoding-names.js';
 import table from './prices.json' with { type: 'json' };
 
+/** Who counts a model: a tiktoken encoding, an open-weight tokenizer, or an estimate (estimates.ts). */
+export const TOKENIZERS = [
+  ...TIKTOKEN_ENCODINGS.filter((e) => e !== 'gpt2' && e !== 'p50k_edit'),
+  'llama3',
+  'mistral-v1',
+  'mistral-v3',
+  'mistral-tekken',
+  'claude',
+  'gemini',
+] as const;
+export type Tokenizer = (typeof TOKENIZERS)[number];
+
 export interface PriceEntry {
-  /** Lower-case model id as the vendor's API names it. */
+  /** Lower-case model id as the vendor names it. */
   id: string;
+  /** Other names the vendor documents for this same model (lower case). */
+  aliases?: string[];
+  tokenizer: Tokenizer;
   /** Context window in tokens (prompt + output where the vendor counts them together). */
   contextWindow: number;
   /** USD per million input tokens, or null when there is no published list price. */
@@ -31,6 +50,8 @@ export interface PriceEntry {
 
 const ISO_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const ID = /^[a-z0-9][a-z0-9.-]*$/;
+/** An alias may also be an Ollama tag (llama3.1:8b). */
+const ALIAS = /^[a-z0-9][a-z0-9.:-]*$/;
 const price = (value: unknown) =>
   value === null || (typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 1000);
 
@@ -38,12 +59,22 @@ const price = (value: unknown) =>
 export function priceProblems(entries: readonly PriceEntry[]): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
+  const name = (where: string, value: unknown, pattern: RegExp, what: string) => {
+    if (typeof value !== 'string' || !pattern.test(value))
+      problems.push(`${where}: ${what} must be a lower-case model name`);
+    else if (seen.has(value)) problems.push(`${where}: duplicate name ${value}`);
+    else seen.add(value);
+  };
   entries.forEach((entry, index) => {
     const where = `price table entry ${index} (${String(entry?.id)})`;
-    if (typeof entry?.id !== 'string' || !ID.test(entry.id))
-      problems.push(`${where}: id must be a lower-case model id`);
-    else if (seen.has(entry.id)) problems.push(`${where}: duplicate id`);
-    else seen.add(entry.id);
+    name(where, entry?.id, ID, 'id');
+    if (entry?.aliases !== undefined) {
+      if (!Array.isArray(entry.aliases) || entry.aliases.length === 0)
+        problems.push(`${where}: aliases must be a non-empty array when given`);
+      else for (const alias of entry.aliases) name(where, alias, ALIAS, 'each alias');
+    }
+    if (!(TOKENIZERS as readonly unknown[]).includes(entry?.tokenizer))
+      problems.push(`${where}: tokenizer must be one of ${TOKENIZERS.join(', ')}`);
     if (
       !Number.isInteger(entry?.contextWindow) ||
       entry.contextWindow < 1_000 ||
@@ -91,19 +122,14 @@ export function pricesFrom(data: unknown): PriceEntry[] {
 
 export const PRICES: readonly PriceEntry[] = pricesFrom(table);
 
-const byId = new Map(PRICES.map((entry) => [entry.id, entry]));
-/** What may follow an id in a variant's name: a date or a tag. */
-const VARIANT = /^-(\d{4}-\d{2}-\d{2}|\d{8}|\d{4}|latest|instruct|chat)(-.*)?$/;
+const byName = new Map(
+  PRICES.flatMap((entry) => [entry.id, ...(entry.aliases ?? [])].map((n) => [n, entry])),
+);
 
-/** The entry of a model (lower-cased name), of the id it is a dated/tagged variant of, or undefined. */
+/** Every name the table answers to: the ids and the aliases. */
+export const TABLE_NAMES: readonly string[] = [...byName.keys()];
+
+/** The entry a lower-cased name is the id or an alias of, or undefined. */
 export function priceFor(model: string): PriceEntry | undefined {
-  const exact = byId.get(model);
-  if (exact) return exact;
-  let best: PriceEntry | undefined;
-  for (const entry of PRICES) {
-    if (model.startsWith(entry.id) && VARIANT.test(model.slice(entry.id.length))) {
-      if (!best || entry.id.length > best.id.length) best = entry;
-    }
-  }
-  return best;
+  return byName.get(model);
 }

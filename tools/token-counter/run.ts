@@ -6,7 +6,6 @@ import { type EstimateReport, estimateReport, estimateTokens } from './estimates
 import { type Family, type ResolvedModel, resolveModel } from './families.js';
 import { loadLlama3, loadMistral } from './open-weights.js';
 import { pieceText } from './pieces.js';
-import { priceFor } from './prices.js';
 import { DEFAULT_MODEL, MAX_LISTED } from './tool.js';
 
 function countCodePoints(text: string): number {
@@ -106,14 +105,14 @@ export default async function run(input: ToolInput, mode: string): Promise<Token
   }
 
   const encoder = await loadEncoder(encoding);
-  let counted: number;
+  let tokens: number;
   let ids: number[] | undefined;
   let chatFormat: TokenCountResult['chatFormat'];
   let characters: number;
   let bytes: number;
   if (messages) {
     const chat = countMessages(messages, resolved, encoder);
-    counted = chat.tokens;
+    tokens = chat.tokens;
     chatFormat = {
       rule: chat.rule,
       messages: messages.length,
@@ -122,12 +121,15 @@ export default async function run(input: ToolInput, mode: string): Promise<Token
     characters = messages.reduce((sum, m) => sum + countCodePoints(m.content), 0);
     bytes = messages.reduce((sum, m) => sum + Buffer.byteLength(m.content, 'utf8'), 0);
   } else {
-    ids = encoder.encode(text);
-    counted = ids.length;
+    // An estimate counts the text its own way (estimates.ts); only exact counts have ids.
+    if (estimate) tokens = estimateTokens(estimate, encoder, text);
+    else {
+      ids = encoder.encode(text);
+      tokens = ids.length;
+    }
     characters = countCodePoints(text);
     bytes = Buffer.byteLength(text, 'utf8');
   }
-  const tokens = estimate ? estimateTokens(estimate, counted) : counted;
 
   const result: TokenCountResult = {
     tokens,
@@ -143,7 +145,7 @@ export default async function run(input: ToolInput, mode: string): Promise<Token
   if (limit !== undefined) {
     Object.assign(result, { limit, withinLimit: tokens <= limit, remaining: limit - tokens });
   }
-  const price = model ? priceFor(resolved.priceId ?? model) : undefined;
+  const price = resolved.entry;
   if (price) {
     result.contextWindow = price.contextWindow;
     result.fits = tokens + (expectedOutputTokens ?? 0) <= price.contextWindow;

@@ -1,5 +1,6 @@
 import { defineTool } from '#tool-kit';
 import { ENCODINGS } from './encoding-names.js';
+import { ESTIMATES } from './estimates.js';
 
 /** The contract run.ts relies on; the input schema below enforces it before a run. */
 export const MODES = ['count', 'tokens'] as const;
@@ -17,6 +18,8 @@ export const MAX_EXPECTED_OUTPUT = 10_000_000;
  * ICU's locale data, ~20 ms of every boot (the API process imports this definition).
  */
 const n = (value: number) => String(value).replace(/\B(?=(\d{3})+$)/g, ',');
+/** An estimate's bound as the FAQ writes it: 0.17 is "17 %". */
+const bound = (family: keyof typeof ESTIMATES) => `${Math.round(ESTIMATES[family].errorBound * 100)} %`;
 
 const FAMILIES = ['openai', 'llama3', 'mistral', 'claude', 'gemini'];
 
@@ -224,7 +227,7 @@ export default defineTool({
   semanticFields: {
     text: `Text to tokenize, up to ${n(MAX_TEXT_CHARS)} Unicode code points (empty or left out when messages is given; required otherwise); special-token strings such as <|endoftext|> or <|eot_id|> count as plain text`,
     model:
-      'Model or encoding name, case-insensitive (default gpt-4o, i.e. o200k_base). Exact: OpenAI (gpt-5, gpt-4.1, gpt-4o, o1, o3, o4-mini, gpt-oss (o200k_harmony counts as o200k_base), gpt-4, gpt-3.5-turbo, text-embedding, legacy GPT-3; encodings o200k_base, cl100k_base, p50k_base, p50k_edit, r50k_base), Llama 3.x (llama-3-8b, llama-3.1-70b, meta-llama/...), Mistral 7B v0.1/v0.2 and Mixtral 8x7B. Estimated (exact false, with a measured error bound): claude-*, gemini-*, Mistral 7B v0.3, Mixtral 8x22B, Codestral, NeMo, Large, Small, Ministral, Pixtral. Other names: UNSUPPORTED_OPTION',
+      'Model or encoding name, case-insensitive, as its vendor writes it: an id or a documented alias such as gpt-4o-2024-08-06 (default gpt-4o, i.e. o200k_base). Exact: OpenAI (gpt-5, gpt-4.1, gpt-4o, o1, o3, o4-mini, gpt-4-turbo, gpt-4, gpt-3.5-turbo, text-embedding, gpt-oss (o200k_harmony counts as o200k_base), legacy GPT-3, ft: fine-tunes; encodings o200k_base, cl100k_base, p50k_base, p50k_edit, r50k_base), Llama 3.x (llama-3.1-8b, meta-llama/Llama-3.1-8B-Instruct, llama3.1:8b), Mistral 7B v0.1/v0.2 and Mixtral 8x7B. Estimated (exact false, with a measured error bound): Claude, Gemini, Mistral 7B v0.3, Mixtral 8x22B, NeMo, Large, Small, Codestral. Any other name, an invented dated one included: UNSUPPORTED_OPTION naming the nearest known names',
     limit: `Optional token limit (integer 0..${n(MAX_LIMIT)}): the result then has withinLimit (tokens <= limit) and remaining (limit - tokens, negative when over)`,
     mode: `count (default): the token count only; tokens: also the ids and the text piece of each token (first ${n(MAX_LISTED)}; exact tokenizers and text only)`,
     messages: `Optional chat messages, an array (or its JSON text) of at most ${n(MAX_MESSAGES)} {role, content, name?} (role and name 1..64 characters): counted with the chat format, OpenAI cookbook rule (3 per message + 1 per name + 3 reply priming) or Llama 3's chat template token for token; other families refuse it. text must then be empty or left out`,
@@ -246,8 +249,7 @@ export default defineTool({
     },
     {
       question: 'How exact are Claude, Gemini and newer Mistral counts?',
-      answer:
-        "They are estimates (exact: false): a proxy tokenizer's count times a factor calibrated on a corpus the tool ships (prose, code, JSON, non-Latin scripts, emoji). The answer's estimate object gives the method, the reference the bound was measured against and the bound (Claude 11 % against Anthropic's legacy tokenizer, Gemini 28 % against the Gemma tokenizer, Tekken models 19 %, Mistral v0.3-era models 1 %) with a low..high range. Claude 3 and later have no public tokenizer: for billing-exact counts use the vendor's token-counting API.",
+      answer: `They are estimates (exact: false): the text is cut the way the reference tokenizer cuts it (digits one by one for Gemini and Tekken), a proxy tokenizer counts the pieces, and weights calibrated on a corpus the tool ships (prose, code, JSON, URLs, digit and whitespace runs, base64, non-Latin and mixed scripts, emoji) scale them. The answer's estimate object gives the method, the reference the bound was measured against and the largest error on that corpus (Claude ${bound('claude')} against Anthropic's legacy tokenizer, Gemini ${bound('gemini')} against the Gemma tokenizer, Tekken models ${bound('mistral-tekken')}, Mistral v0.3-era models ${bound('mistral-v3')}) with a low..high range. Claude 3 and later have no public tokenizer: for billing-exact counts use the vendor's token-counting API.`,
     },
     {
       question: 'Does it count chat messages?',
@@ -257,7 +259,7 @@ export default defineTool({
     {
       question: 'Where do context windows and prices come from?',
       answer:
-        'From one dated table in the tool (prices.json): context window, input and output USD per million tokens, the date and the vendor page for each model. cost gives the input cost (and the output cost with expectedOutputTokens), pricesAsOf and source; prices change, so check the source before relying on them.',
+        'From one dated table in the tool (prices.json): for each model its id, the aliases its vendor documents (dated snapshots such as gpt-4o-2024-08-06, -latest names, Hugging Face and Ollama names), context window, input and output USD per million tokens, the date and the vendor page. A name finds its entry only as its id or a documented alias, never by a prefix: gpt-4-1106-preview is GPT-4 Turbo (128,000 tokens, $10/$30), not GPT-4. cost gives the input cost (and the output cost with expectedOutputTokens), pricesAsOf and source; prices change, so check the source before relying on them.',
     },
     {
       question: 'How are special tokens like <|endoftext|> handled?',
