@@ -140,6 +140,18 @@ const cases: Case[] = [
     },
   },
   {
+    // 7 is Sunday as 0 is (Vixie cron): Sunday named both ways is valid and means it once.
+    toolId: 'cron-expression',
+    generic: { a: '0 9 * * 0,7', mode: 'parse' },
+    path: '/api/cron-expression/parse/',
+    fields: { expression: '0 9 * * 0,7' },
+    volatile: ['from', 'nextRuns'],
+    check: (r) => {
+      expect(r).toMatchObject({ valid: true, description: 'At 09:00 AM, only on Sunday' });
+      for (const run of r.nextRuns as string[]) expect(new Date(run).getUTCDay()).toBe(0);
+    },
+  },
+  {
     toolId: 'cron-expression',
     generic: { a: '{"minute":"30","hour":"*/6"}', mode: 'build' },
     path: '/api/cron-expression/build/',
