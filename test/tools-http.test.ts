@@ -374,6 +374,15 @@ const bad: BadCase[] = [
     code: 'INVALID_INPUT',
   },
   {
+    // The analyser reads bounds up to 2^31-1; past it the refusal is the tool's, not recheck's Java text.
+    toolId: 'regex-tester',
+    what: 'a quantifier bound the analyser cannot read',
+    generic: { a: 'a{0,4294967295}', mode: 'analyze' },
+    path: '/api/regex-tester/analyze/',
+    fields: { pattern: 'a{0,4294967295}' },
+    code: 'INVALID_INPUT',
+  },
+  {
     toolId: 'regex-tester',
     what: 'an unknown flag',
     generic: { a: 'x', b: 'x', c: 'gq' },
