@@ -15,7 +15,7 @@ afterAll(async () => {
 
 interface Case {
   toolId: string;
-  generic: Record<string, string>;
+  generic: Record<string, unknown>;
   path: string;
   fields: Record<string, unknown>;
   check: (result: Record<string, unknown>) => void;
@@ -27,6 +27,8 @@ const stable = (result: Record<string, unknown>, volatile: string[] = []) =>
   Object.fromEntries(Object.entries(result).filter(([k]) => !volatile.includes(k)));
 
 const schema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+/** OpenAI strict mode refuses a required name that properties does not declare ("Extra required key"). */
+const extraRequired = { ...schema, additionalProperties: false, required: ['n', 'ghost'] };
 const cases: Case[] = [
   {
     toolId: 'api-header-builder',
@@ -76,6 +78,14 @@ const cases: Case[] = [
       expect(r.valid).toBe(false);
       expect(r.errors).toEqual([expect.objectContaining({ path: '/n', keyword: 'type' })]);
     },
+  },
+  {
+    toolId: 'structured-output-validator',
+    generic: { a: JSON.stringify(extraRequired), mode: 'schema', options: { provider: 'openai-strict' } },
+    path: '/api/schema-validator/',
+    fields: { schema: extraRequired, mode: 'schema', provider: 'openai-strict' },
+    check: (r) =>
+      expect(r).toMatchObject({ valid: false, errors: [{ path: '/required/1', keyword: 'required' }] }),
   },
   {
     toolId: 'token-counter',
