@@ -15,7 +15,7 @@ afterAll(async () => {
 
 interface Case {
   toolId: string;
-  generic: Record<string, string>;
+  generic: Record<string, unknown>;
   path: string;
   fields: Record<string, unknown>;
   check: (result: Record<string, unknown>) => void;
@@ -27,6 +27,8 @@ const stable = (result: Record<string, unknown>, volatile: string[] = []) =>
   Object.fromEntries(Object.entries(result).filter(([k]) => !volatile.includes(k)));
 
 const schema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+/** OpenAI strict mode refuses a required name that properties does not declare ("Extra required key"). */
+const extraRequired = { ...schema, additionalProperties: false, required: ['n', 'ghost'] };
 const cases: Case[] = [
   {
     toolId: 'api-header-builder',
@@ -76,6 +78,14 @@ const cases: Case[] = [
       expect(r.valid).toBe(false);
       expect(r.errors).toEqual([expect.objectContaining({ path: '/n', keyword: 'type' })]);
     },
+  },
+  {
+    toolId: 'structured-output-validator',
+    generic: { a: JSON.stringify(extraRequired), mode: 'schema', options: { provider: 'openai-strict' } },
+    path: '/api/schema-validator/',
+    fields: { schema: extraRequired, mode: 'schema', provider: 'openai-strict' },
+    check: (r) =>
+      expect(r).toMatchObject({ valid: false, errors: [{ path: '/required/1', keyword: 'required' }] }),
   },
   {
     toolId: 'token-counter',
@@ -137,6 +147,18 @@ const cases: Case[] = [
       expect(r.valid).toBe(true);
       expect(r.nextRuns as string[]).toHaveLength(2);
       expect((r.nextRuns as string[])[0]).toMatch(/-01-01T09:00:00\+01:00$/);
+    },
+  },
+  {
+    // 7 is Sunday as 0 is (Vixie cron): Sunday named both ways is valid and means it once.
+    toolId: 'cron-expression',
+    generic: { a: '0 9 * * 0,7', mode: 'parse' },
+    path: '/api/cron-expression/parse/',
+    fields: { expression: '0 9 * * 0,7' },
+    volatile: ['from', 'nextRuns'],
+    check: (r) => {
+      expect(r).toMatchObject({ valid: true, description: 'At 09:00 AM, only on Sunday' });
+      for (const run of r.nextRuns as string[]) expect(new Date(run).getUTCDay()).toBe(0);
     },
   },
   {
@@ -359,6 +381,15 @@ const bad: BadCase[] = [
     generic: { a: '(unclosed', b: 'x' },
     path: '/api/regex-tester/',
     fields: { pattern: '(unclosed', text: 'x' },
+    code: 'INVALID_INPUT',
+  },
+  {
+    // The analyser reads bounds up to 2^31-1; past it the refusal is the tool's, not recheck's Java text.
+    toolId: 'regex-tester',
+    what: 'a quantifier bound the analyser cannot read',
+    generic: { a: 'a{0,4294967295}', mode: 'analyze' },
+    path: '/api/regex-tester/analyze/',
+    fields: { pattern: 'a{0,4294967295}' },
     code: 'INVALID_INPUT',
   },
   {

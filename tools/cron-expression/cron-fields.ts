@@ -3,7 +3,12 @@
  * expression as a whole and its messages do not say which field is wrong, so each
  * field is also checked alone (by cron-parser itself, on a probe expression) to name it.
  */
+
 import { CronExpressionParser } from 'cron-parser';
+import { quote } from '#tool-kit';
+import { fail, MONTH_NAMES, WEEKDAY_NAMES } from './dialect-syntax.js';
+import { CronSyntaxError } from './syntax-error.js';
+import { onceEach, type ValueSyntax } from './value-sets.js';
 
 /** The fields of a Unix expression (6 with seconds), the ones cron-parser reads. */
 export const UNIX_FIELD_NAMES = ['second', 'minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek'] as const;
@@ -34,20 +39,33 @@ const SPAN: Record<UnixFieldName, { min: number; max: number }> = {
   dayOfWeek: { min: 0, max: 6 },
 };
 
-/** A problem in the expression itself (as opposed to a bad option): reported as `valid: false`. */
-export class CronSyntaxError extends Error {
-  constructor(
-    message: string,
-    readonly field: FieldName | null,
-  ) {
-    super(message);
-    this.name = 'CronSyntaxError';
-  }
+/** How each Unix field is written: day of week 0-7, 7 being Sunday's other number (Vixie cron). */
+export function unixSyntax(field: UnixFieldName): ValueSyntax {
+  const names: readonly string[] =
+    field === 'month' ? MONTH_NAMES : field === 'dayOfWeek' ? WEEKDAY_NAMES : [];
+  const first = field === 'month' ? 1 : 0;
+  const { min } = SPAN[field];
+  const max = field === 'dayOfWeek' ? 7 : SPAN[field].max;
+  const token = (text: string): number => {
+    const named = names.indexOf(text.toUpperCase());
+    if (named >= 0) return named + first;
+    const n = /^\d{1,2}$/.test(text) ? Number(text) : Number.NaN;
+    if (!(n >= min && n <= max)) fail(field, `${quote(text)} is not a value from ${min} to ${max}`);
+    return n;
+  };
+  return { field, min, max, token, ...(field === 'dayOfWeek' ? { fold: (v: number) => v % 7 } : {}) };
+}
+
+/** A field as cron-parser and cronstrue read it: one naming a value twice (`0,7`) as its set (value-sets.ts). */
+export function engineField(name: UnixFieldName, value: string): string {
+  return onceEach(value, unixSyntax(name)) ?? value;
 }
 
 export interface SplitExpression {
-  /** The expression cron-parser and cronstrue see (macro expanded, single spaces). */
+  /** The expression as written (macro expanded, single spaces). */
   expanded: string;
+  /** What cron-parser and cronstrue read: `expanded` with each field through engineField. */
+  engine: string;
   macro: string | null;
   hasSeconds: boolean;
   fields: CronFields;
@@ -83,7 +101,8 @@ export function splitExpression(expression: string): SplitExpression {
   names.forEach((name, i) => {
     fields[name] = parts[i];
   });
-  return { expanded: parts.join(' '), macro, hasSeconds, fields };
+  const engine = names.map((name) => engineField(name, fields[name] as string)).join(' ');
+  return { expanded: parts.join(' '), engine, macro, hasSeconds, fields };
 }
 
 /** Rewrites cron-parser's messages into "<value> is out of range <min>-<max>" and the like. */
@@ -112,7 +131,7 @@ export function checkField(name: UnixFieldName, value: string): void {
       fail(`step ${step[1]} is larger than the field's range ${SPAN[name].min}-${SPAN[name].max}`);
     }
   }
-  const probe = UNIX_FIELD_NAMES.map((n) => (n === name ? value : '*')).join(' ');
+  const probe = UNIX_FIELD_NAMES.map((n) => (n === name ? engineField(name, value) : '*')).join(' ');
   try {
     CronExpressionParser.parse(probe, { tz: 'UTC', currentDate: 0 });
   } catch (err) {
@@ -127,7 +146,7 @@ export function checkExpression(split: SplitExpression): void {
     if (value !== undefined) checkField(name, value);
   }
   try {
-    CronExpressionParser.parse(split.expanded, { tz: 'UTC', currentDate: 0 });
+    CronExpressionParser.parse(split.engine, { tz: 'UTC', currentDate: 0 });
   } catch (err) {
     const message = (err as Error).message;
     if (/day of month/i.test(message)) {

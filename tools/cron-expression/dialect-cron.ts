@@ -3,10 +3,11 @@
  * expression the Unix engine runs plus the RunRules (years, day tests, DST) it cannot express.
  */
 import { quote } from '#tool-kit';
-import { type CronFields, checkExpression, checkField, splitExpression } from './cron-fields.js';
+import { type CronFields, checkExpression, checkField, engineField, splitExpression } from './cron-fields.js';
 import { dayOfMonth, dayOfWeek } from './dialect-days.js';
-import { expandItems, fail } from './dialect-syntax.js';
+import { expandItems, fail, QUARTZ_WEEKDAYS } from './dialect-syntax.js';
 import type { Dialect } from './tool.js';
+import { onceEach } from './value-sets.js';
 import type { RunRules } from './zoned-runs.js';
 
 const YEAR_MIN = 1970;
@@ -70,16 +71,25 @@ export function readCron(
     if (year.includes('?')) fail('year', `'?' is allowed only in dayOfMonth and dayOfWeek`);
     years = expandItems('year', year, YEAR_MIN, YEAR_MAX[dialect], yearValue(YEAR_MAX[dialect]));
   }
-  const engine = [second, minute, hour, days.engine, month, weekdays].join(' ');
+  const split = splitExpression([second, minute, hour, days.engine, month, weekdays].join(' '));
   // Cross-field rules (30 February) as the Unix dialect reports them.
-  checkExpression(splitExpression(engine));
-  const quartzText = [second, minute, hour, dom, month, dow, ...(year === undefined ? [] : [year])].join(' ');
+  checkExpression(split);
+  // cronstrue reads a field naming a value twice (`SUN,1`) as its set, as cron-parser does (value-sets.ts).
+  const quartzText = [
+    engineField('second', second),
+    engineField('minute', minute),
+    engineField('hour', hour),
+    dom,
+    engineField('month', month),
+    onceEach(dow, QUARTZ_WEEKDAYS) ?? dow,
+    ...(year === undefined ? [] : [year]),
+  ].join(' ');
   return {
     kind: 'cron',
     dialect,
     expression,
     fields,
-    engine,
+    engine: split.engine,
     rules: { years, day: days.day, dst: 'skip' },
     quartzText,
   };

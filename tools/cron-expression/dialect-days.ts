@@ -4,7 +4,7 @@
  * RunRules day test, checked against a calendar here.
  */
 import { quote } from '#tool-kit';
-import { checkExpression, checkField, splitExpression } from './cron-fields.js';
+import { checkExpression, checkField, splitExpression, unixSyntax } from './cron-fields.js';
 import { expandItems, fail, quartzWeekday, quartzWeekdayValues } from './dialect-syntax.js';
 import type { RunRules } from './zoned-runs.js';
 
@@ -37,11 +37,7 @@ function longestMonth(monthText: string): number {
   } catch {
     return 31; // the month field's own check reports it
   }
-  const names = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
-  const months = expandItems('month', monthText.replace('?', '*'), 1, 12, (t) => {
-    const i = names.indexOf(t.toUpperCase());
-    return i >= 0 ? i + 1 : Number(t);
-  });
+  const months = expandItems('month', monthText.replace('?', '*'), 1, 12, unixSyntax('month').token);
   return Math.max(...months.map((m) => (m === 2 ? 29 : daysIn(2001, m))));
 }
 

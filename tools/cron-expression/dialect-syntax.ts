@@ -4,9 +4,25 @@
  * cron-parser, because its day of week is 0-6 and it has no year field.
  */
 import { quote } from '#tool-kit';
-import { type CronFields, CronSyntaxError } from './cron-fields.js';
+import type { CronFields } from './cron-fields.js';
+import { CronSyntaxError } from './syntax-error.js';
+import type { ValueSyntax } from './value-sets.js';
 
 export const WEEKDAY_NAMES = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] as const;
+export const MONTH_NAMES = [
+  'JAN',
+  'FEB',
+  'MAR',
+  'APR',
+  'MAY',
+  'JUN',
+  'JUL',
+  'AUG',
+  'SEP',
+  'OCT',
+  'NOV',
+  'DEC',
+] as const;
 
 /** A wrong field (or, with null, a wrong expression): reported as a `valid: false` result. */
 export const fail = (field: keyof CronFields | null, why: string): never => {
@@ -46,6 +62,9 @@ export function expandItems(
   }
   return [...out].sort((x, y) => x - y);
 }
+
+/** Quartz and AWS day of week: 1-7 = SUN-SAT, or the names. */
+export const QUARTZ_WEEKDAYS: ValueSyntax = { field: 'dayOfWeek', min: 1, max: 7, token: quartzWeekday };
 
 /** A Quartz weekday list (1-7 or names, ranges, steps) as cron-parser's days 0-6, ascending. */
 export function quartzWeekdayValues(text: string): number[] {

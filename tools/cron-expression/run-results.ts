@@ -2,10 +2,11 @@
  * The answers of a run: what parse, build and convert return for a schedule (description,
  * fields, next runs) or for an expression that does not parse (`valid: false`).
  */
-import { type CronFields, type CronSyntaxError, FIELD_NAMES, type SplitExpression } from './cron-fields.js';
+import { type CronFields, FIELD_NAMES, type SplitExpression } from './cron-fields.js';
 import { describe, describeQuartz, describeRate } from './describe.js';
 import type { DialectSchedule } from './dialects.js';
 import { nextRuns, rateRuns } from './schedule.js';
+import type { CronSyntaxError } from './syntax-error.js';
 import type { Dialect } from './tool.js';
 
 export interface Options {
@@ -23,9 +24,9 @@ function orderedFields(fields: CronFields): CronFields {
 
 /** Description, fields and next runs of a Unix expression. */
 export function schedule(split: SplitExpression, opts: Options) {
-  const runs = nextRuns(split.expanded, opts.timezone, opts.from, opts.count);
+  const runs = nextRuns(split.engine, opts.timezone, opts.from, opts.count);
   return {
-    description: describe(split.expanded),
+    description: describe(split.engine),
     fields: orderedFields(split.fields),
     hasSeconds: split.hasSeconds,
     timezone: opts.timezone,

@@ -3,7 +3,6 @@ import { type ToolInput, ToolInputError } from '#tool-kit';
 import { joinFields, readBuildFields } from './build.js';
 import { convert } from './convert.js';
 import {
-  CronSyntaxError,
   checkExpression,
   checkField,
   type SplitExpression,
@@ -14,6 +13,7 @@ import { detectDialect, QUARTZ_HINT } from './dialect-detect.js';
 import { type DialectSchedule, parseEventBridge, parseQuartz } from './dialects.js';
 import { dialectSchedule, invalid, type Options, schedule } from './run-results.js';
 import { resolveFrom, resolveTimezone } from './schedule.js';
+import { CronSyntaxError } from './syntax-error.js';
 import type { Dialect } from './tool.js';
 
 /** The schema cannot require the expression (build mode goes without it), nor refuse a blank one. */

@@ -160,7 +160,7 @@ export default defineTool({
     fields:
       'Build mode: JSON object with any of second, minute, hour, dayOfMonth, month, dayOfWeek; each a cron field text, an integer or a list. Unset fields are "*" except minute, which defaults to "0"; second only when given',
     dialect:
-      'Parse and convert: unix (Vixie cron: 5 fields, or 6 with seconds first; day of week 0-6 = SUN-SAT), quartz (second minute hour dayOfMonth month dayOfWeek [year]; day of week 1-7 = SUN-SAT; ? in one day field; L, LW, nW, L-n, nL, n#k; years 1970-2099) or eventbridge (cron(minute hour dayOfMonth month dayOfWeek year) with the Quartz day rules and years 1970-2199, or rate(value minute|minutes|hour|hours|day|days)). Absent: cron(...) and rate(...) are eventbridge, 7 fields with ? in dayOfMonth or dayOfWeek quartz, anything else unix (so 6 fields stay Unix, seconds first)',
+      'Parse and convert: unix (Vixie cron: 5 fields, or 6 with seconds first; day of week 0-7 = SUN-SAT, 0 and 7 both Sunday), quartz (second minute hour dayOfMonth month dayOfWeek [year]; day of week 1-7 = SUN-SAT; ? in one day field; L, LW, nW, L-n, nL, n#k; years 1970-2099) or eventbridge (cron(minute hour dayOfMonth month dayOfWeek year) with the Quartz day rules and years 1970-2199, or rate(value minute|minutes|hour|hours|day|days)). Absent: cron(...) and rate(...) are eventbridge, 7 fields with ? in dayOfMonth or dayOfWeek quartz, anything else unix (so 6 fields stay Unix, seconds first)',
     to: 'Convert mode: target dialect, unix, quartz or eventbridge (required). The result carries warnings for what cannot be carried over; a conversion with no faithful result is UNSUPPORTED_OPTION',
     timezone:
       'IANA time zone (default UTC) in which nextRuns are computed and written, with their UTC offset',
@@ -206,7 +206,7 @@ export default defineTool({
     {
       question: 'Are 6-field expressions supported?',
       answer:
-        'Yes: with 6 fields the first is seconds (0-59), as in node-cron, and the day of week is 0-6 = SUN-SAT (Unix). For a Quartz 6-field expression (day of week 1-7 = SUN-SAT) name dialect quartz; 7 fields with ? in a day field are read as Quartz without it.',
+        'Yes: with 6 fields the first is seconds (0-59), as in node-cron, and the day of week is 0-7 = SUN-SAT, 0 and 7 both Sunday (Unix). For a Quartz 6-field expression (day of week 1-7 = SUN-SAT) name dialect quartz; 7 fields with ? in a day field are read as Quartz without it.',
     },
     {
       question: 'Which cron dialects are understood?',

@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import type { Diagnostics } from 'recheck';
 import { ToolInputError } from '#tool-kit';
+import { boundError, unreadable } from './analyser-errors.js';
 
 /** Longest pattern analysed: past it recheck's own budget checks are too far apart. */
 export const MAX_ANALYZE_PATTERN_CHARS = 1000;
@@ -15,7 +16,6 @@ export const MAX_ATTACK_STRING_CHARS = 1024;
 /** Longest `attack.pattern` (recheck's JavaScript expression of the string). */
 export const MAX_ATTACK_PATTERN_CHARS = 2000;
 export const MAX_HOTSPOTS = 100;
-const MESSAGE_CHARS = 200;
 
 type RecheckModule = typeof import('recheck');
 let recheck: RecheckModule | null = null;
@@ -44,7 +44,10 @@ export function warmUpRecheck(): void {
 }
 
 export type ComplexityType = 'constant' | 'linear' | 'safe' | 'polynomial' | 'exponential';
-export type UnknownKind = 'timeout' | 'unsupported' | 'too-complex' | 'unexpected';
+export type UnknownKind = 'timeout' | 'too-complex' | 'unexpected';
+
+/** A failure inside the analyser that is not about the pattern: its own text is not passed on. */
+const UNEXPECTED = 'the analyser failed on this pattern without a verdict';
 
 export interface Analysis {
   status: 'safe' | 'vulnerable' | 'unknown';
@@ -60,8 +63,6 @@ export interface Analysis {
   hotspots: { start: number; end: number; temperature: 'heat' | 'normal' }[];
   reason: { kind: UnknownKind; message: string } | null;
 }
-
-const cut = (text: string, max = MESSAGE_CHARS) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 /**
  * Flags as recheck reads them: it knows g i m s u y. `d` (match indices) does not change
@@ -97,24 +98,24 @@ export function analyzePattern(source: string, flags: string, opts: AnalyzeOptio
     d = lib.checkSync(source, analysisFlags(flags), { timeout: opts.timeoutMs, randomSeed: 0 });
   } catch (err) {
     if (err instanceof ToolInputError) throw err;
+    const bound = boundError(source, err);
+    if (bound !== null) throw bound;
     // The analyser recurses over the pattern's syntax tree: a deep nesting overflows its stack.
-    const deep = err instanceof RangeError;
-    return unknown(
-      deep ? 'too-complex' : 'unexpected',
-      deep ? 'the pattern nests too deeply for the analyser' : cut(String((err as Error)?.message ?? err)),
-    );
+    if (err instanceof RangeError)
+      return unknown('too-complex', 'the pattern nests too deeply for the analyser');
+    return unknown('unexpected', UNEXPECTED);
   }
   if (d.status === 'unknown') {
     const e = d.error;
-    // The engine accepted the pattern before recheck saw it: recheck's 'invalid' means it
-    // cannot read a construct (e.g. some u-mode escapes), so it is 'unsupported' here.
     if (e.kind === 'timeout' || e.kind === 'cancel')
       return {
         ...unknown('timeout', `the analysis ran past its ${opts.timeoutMs} ms budget`),
         checker: d.checker ?? null,
       };
-    if (e.kind === 'unexpected') return unknown('unexpected', cut(e.message));
-    return unknown('unsupported', `the analyser cannot read this pattern: ${cut(e.message)}`);
+    if (e.kind === 'unexpected') return unknown('unexpected', UNEXPECTED);
+    // The engine accepted the pattern before recheck saw it: 'invalid' and 'unsupported'
+    // mean the analyser cannot read a part of it (analyser-errors.ts).
+    throw unreadable(source, e.message);
   }
   const hotspots = d.status === 'vulnerable' ? d.hotspot.slice(0, MAX_HOTSPOTS) : [];
   const c = d.complexity;

@@ -31,6 +31,22 @@ export function engineMessage(err: Error): string {
   return `Invalid regular expression: /${(m[1] as string).slice(0, QUOTED_PATTERN_MAX)}…/${m[2]}: ${m[3]}`;
 }
 
+/**
+ * What the engine refuses when it compiles a pattern (lazily, on its first exec) or runs it:
+ * INVALID_INPUT in the engine's words; null for any other error. V8 unrolls a counted repeat
+ * of a group that can match empty (`((a*){999999}){9}`), and a large enough one overflows its
+ * stack with a RangeError rather than a SyntaxError.
+ */
+export function engineRefusal(err: unknown): ToolInputError | null {
+  if (err instanceof SyntaxError) return new ToolInputError(engineMessage(err));
+  if (err instanceof RangeError && /call stack/i.test(err.message)) {
+    return new ToolInputError(
+      'the engine ran out of stack compiling or running this pattern (Maximum call stack size exceeded): make its counted repeats ({n}) or its nesting smaller',
+    );
+  }
+  return null;
+}
+
 const LITERAL = /^\/([\s\S]+)\/([dgimsuyv]*)$/;
 
 function checkFlags(flags: string): void {

@@ -26,6 +26,20 @@ describe('regex-tester engine limits', () => {
     },
   );
 
+  it('a counted repeat the engine overflows its stack on is INVALID_INPUT, not an internal error', async () => {
+    // V8 unrolls a huge repeat of a group that can match empty: a RangeError, not a SyntaxError.
+    // Compiling it takes about a second, so on the hub a slow machine may answer TIMEOUT first.
+    // analyze compiles it before the analyser; the other modes on their first match.
+    for (const mode of ['analyze', 'match']) {
+      const err = await expectToolError(
+        regexTester({ pattern: '((a*){2147483647}){2}', text: 'abc' }, mode),
+        'INVALID_INPUT',
+        'the engine ran out of stack compiling or running this pattern',
+      );
+      expect(err.message.length).toBeLessThan(300);
+    }
+  });
+
   it('counts empty captures and named groups in the listing budget', async () => {
     // 3000 empty named groups on 1000 matches was 40 MB of nulls before the budget counted them.
     const pattern = Array.from({ length: 3000 }, (_, i) => `(?<g${i}>)`).join('');

@@ -1,7 +1,7 @@
 /** regex-tester: match, test, replace and split with native JavaScript RegExp semantics; analyze with recheck. */
 import { type ToolInput, ToolInputError } from '#tool-kit';
 import { analyzePattern, warmUpRecheck } from './analyze.js';
-import { compilePattern, engineMessage } from './compile.js';
+import { compilePattern, engineRefusal } from './compile.js';
 import type { MatchBudget } from './exec-all.js';
 import { listMatches, splitText, testMatch } from './matches.js';
 import { replaceBounded } from './substitute.js';
@@ -38,8 +38,7 @@ export default async function run(input: ToolInput, mode: string) {
     try {
       regex.test('');
     } catch (err) {
-      if (err instanceof SyntaxError) throw new ToolInputError(engineMessage(err));
-      throw err;
+      throw engineRefusal(err) ?? err;
     }
     return { ...head, ...analyzePattern(source, flags, { timeoutMs: ANALYZE_BUDGET_MS }) };
   }
@@ -49,8 +48,7 @@ export default async function run(input: ToolInput, mode: string) {
   } catch (err) {
     // V8 compiles a pattern lazily, on its first exec: a pattern too large or too deeply
     // nested for the engine ("Stack overflow", "Regular expression too large") fails there.
-    if (err instanceof SyntaxError) throw new ToolInputError(engineMessage(err));
-    throw err;
+    throw engineRefusal(err) ?? err;
   }
 }
 

@@ -93,9 +93,9 @@ const ANALYSIS = {
     properties: {
       kind: {
         type: 'string',
-        enum: ['timeout', 'unsupported', 'too-complex', 'unexpected'],
+        enum: ['timeout', 'too-complex', 'unexpected'],
         description:
-          'timeout: the analysis ran out of its budget; unsupported: a construct the analyser cannot read; too-complex: nested too deep',
+          'timeout: the analysis ran out of its budget; too-complex: nested too deep; unexpected: the analyser failed without a verdict (a pattern it cannot read is INVALID_INPUT instead)',
       },
       message: { type: 'string', maxLength: 300 },
     },

@@ -6,7 +6,54 @@
 import { type IssueCollector, quoteName } from './issue-list.js';
 import { isPlainObject, pointerSegment } from './json-input.js';
 import { JSON_TYPES, OPENAI_FORMATS, OPENAI_LIMITS, OPENAI_UNSUPPORTED } from './provider-rules.js';
-import { children, definitions, isObjectSchema, typesOf } from './strict-shape.js';
+import { refDepths, refKey } from './ref-depth.js';
+import { children, definitions, isObjectSchema, type Schema, typesOf } from './strict-shape.js';
+
+/**
+ * `properties` and `required` of an object schema: OpenAI wants `required` to list exactly the
+ * properties ("'required' is required to be supplied and to be an array including every key in
+ * properties", then "Missing 'x'" or "Extra required key 'x' supplied") and reads an object
+ * without `properties` as having none, so a name required there is extra too. strict-fix.ts
+ * makes each change reported here (SKILL.md, "Mode fix").
+ */
+function lintRequired(node: Schema, p: string, out: IssueCollector): void {
+  const properties = isPlainObject(node.properties) ? node.properties : null;
+  if (properties === null) {
+    out.add(
+      p,
+      'properties',
+      'every object needs properties in strict mode (properties: {} when it has none)',
+    );
+  }
+  const required = Array.isArray(node.required) ? node.required : null;
+  const listed = new Set(required ?? []);
+  for (const key of Object.keys(properties ?? {})) {
+    if (!listed.has(key)) {
+      out.add(
+        `${p}/properties/${pointerSegment(key)}`,
+        'required',
+        `property ${quoteName(key)} must be listed in required (strict mode has no optional properties: make it nullable instead)`,
+        { missingProperty: key.slice(0, 200) },
+      );
+    }
+  }
+  if (properties !== null && required === null && Object.keys(properties).length === 0) {
+    out.add(
+      p,
+      'required',
+      'strict mode needs required on every object: required: [] when there are no properties',
+    );
+  }
+  for (const [i, name] of (required ?? []).entries()) {
+    if (typeof name !== 'string' || properties === null || !Object.hasOwn(properties, name)) {
+      out.add(
+        `${p}/required/${i}`,
+        'required',
+        `required names ${quoteName(String(name))}, which properties does not declare: strict mode refuses it ("Extra required key"); declare the property or remove the name`,
+      );
+    }
+  }
+}
 
 /**
  * OpenAI Structured Outputs strict mode. `base`: pointer of the schema in the document.
@@ -27,7 +74,10 @@ export function lintOpenAiStrict(root: unknown, base: string, out: IssueCollecto
   }
   const totals = { properties: 0, chars: 0, enumValues: 0 };
 
-  const visit = (node: unknown, p: string, depth: number): void => {
+  // Levels of objects below each schema a $ref names, through further $refs (ref-depth.ts).
+  const below = refDepths(root);
+  /** `fromRoot`: the walk of the schema itself, where a $ref's level is its level in the document. */
+  const visit = (node: unknown, p: string, depth: number, fromRoot: boolean): void => {
     if (typeof node === 'boolean') {
       out.add(p, 'type', 'boolean schemas are not supported in strict mode: give an object schema');
       return;
@@ -47,6 +97,15 @@ export function lintOpenAiStrict(root: unknown, base: string, out: IssueCollecto
     if (typeof node.$ref === 'string' && !node.$ref.startsWith('#')) {
       out.add(`${p}/$ref`, '$ref', 'only local $refs (#/$defs/...) are supported');
     }
+    const more = fromRoot && typeof node.$ref === 'string' ? below.get(refKey(node.$ref) ?? '') : undefined;
+    if (more !== undefined && depth <= OPENAI_LIMITS.nesting && depth + more > OPENAI_LIMITS.nesting) {
+      out.add(
+        `${p}/$ref`,
+        'limit',
+        `objects are nested ${depth + more} levels deep through this $ref (${depth} above it, ${more} in ${quoteName(node.$ref as string)}); at most ${OPENAI_LIMITS.nesting}`,
+        { limit: OPENAI_LIMITS.nesting },
+      );
+    }
     let level = depth;
     if (isObjectSchema(node)) {
       level = depth + 1;
@@ -59,21 +118,13 @@ export function lintOpenAiStrict(root: unknown, base: string, out: IssueCollecto
         const at = 'additionalProperties' in node ? `${p}/additionalProperties` : p;
         out.add(at, 'additionalProperties', 'every object must set additionalProperties: false');
       }
-      const required = new Set(Array.isArray(node.required) ? node.required : []);
       if (isPlainObject(node.properties)) {
         for (const key of Object.keys(node.properties)) {
           totals.properties++;
           totals.chars += key.length;
-          if (!required.has(key)) {
-            out.add(
-              `${p}/properties/${pointerSegment(key)}`,
-              'required',
-              `property ${quoteName(key)} must be listed in required (strict mode has no optional properties: make it nullable instead)`,
-              { missingProperty: key.slice(0, 200) },
-            );
-          }
         }
       }
+      lintRequired(node, p, out);
     }
     if (types.includes('array')) {
       if (Array.isArray(node.items))
@@ -107,13 +158,13 @@ export function lintOpenAiStrict(root: unknown, base: string, out: IssueCollecto
       }
     }
     if (typeof node.const === 'string') totals.chars += node.const.length;
-    for (const [child, cp, deeper] of children(node, p)) visit(child, cp, deeper ? level : depth);
+    for (const [child, cp, deeper] of children(node, p)) visit(child, cp, deeper ? level : depth, fromRoot);
     for (const [child, cp, name] of definitions(node, p)) {
       totals.chars += name.length;
-      visit(child, cp, 0);
+      visit(child, cp, 0, false);
     }
   };
-  visit(root, base, 0);
+  visit(root, base, 0, true);
 
   if (totals.properties > OPENAI_LIMITS.properties) {
     out.add(

@@ -3,16 +3,19 @@
  *
  * Follows OpenAI's own transforms: openai-python `to_strict_json_schema`
  * (src/openai/lib/_pydantic.py: every property required, additionalProperties: false added,
- * a one-branch allOf merged, `default: null` dropped, $defs/definitions/items/anyOf walked)
- * and openai-node `toStrictJsonSchema` (src/lib/transform.ts, v7.57, used by zodResponseFormat:
- * one-element type arrays unwrapped, the same keyword denylist). Where those refuse (an optional
+ * a one-branch allOf merged, $defs/definitions/items/anyOf walked) and openai-node
+ * `toStrictJsonSchema` (src/lib/transform.ts, v7.57, used by zodResponseFormat: the same keyword
+ * denylist). Their canonical forms that strict mode does not need (a one-element type list
+ * unwrapped, `default: null` dropped) are left as written: the openai-strict lint accepts them,
+ * and a schema the lint accepts is answered unchanged. Where those refuse (an optional
  * property that does not accept null, an unsupported keyword), this goes one step further and
  * makes the change, listing it: the optional property becomes required and nullable (as
  * zod's `.optional().nullable()` comes out of zodResponseFormat: `type: [T, "null"]` for a bare
  * type, else `anyOf: [schema, {type: "null"}]`), the keyword is removed (oneOf becomes anyOf).
  */
+import { isDeepStrictEqual } from 'node:util';
 import { ToolInputError } from '#tool-kit';
-import { boundText } from './issue-list.js';
+import { boundText, quoteName } from './issue-list.js';
 import { isPlainObject, pointerSegment } from './json-input.js';
 import { OPENAI_FORMATS, OPENAI_UNSUPPORTED } from './provider-rules.js';
 import { isObjectSchema, type Schema } from './strict-shape.js';
@@ -96,8 +99,8 @@ function fixNode(s: Schema, p: string, log: ChangeList): void {
   if (Array.isArray(s.allOf) && s.allOf.length === 1 && isPlainObject(s.allOf[0])) {
     const branch = s.allOf[0];
     delete s.allOf;
-    for (const [k, v] of Object.entries(branch)) if (!has(s, k)) s[k] = v;
     log.add(`${p}/allOf`, 'changed', 'allOf', 'the single allOf branch was merged into its parent schema');
+    mergeBranch(s, branch, `${p}/allOf/0`, log);
   }
   // oneOf: strict mode has anyOf only; the choice stays, its exclusivity is lost.
   if (Array.isArray(s.oneOf) && !has(s, 'anyOf')) {
@@ -140,16 +143,6 @@ function fixNode(s: Schema, p: string, log: ChangeList): void {
       'this format is not supported in strict mode and was removed',
     );
   }
-  if (Array.isArray(s.type) && s.type.length === 1) s.type = s.type[0];
-  if (has(s, 'default') && s.default === null) {
-    delete s.default;
-    log.add(
-      `${p}/default`,
-      'removed',
-      'default',
-      'a null default says nothing in strict mode and was removed',
-    );
-  }
   // Children first, so that a property later wrapped to accept null keeps the pointers of
   // the given document in its changes.
   if (isPlainObject(s.properties)) {
@@ -162,6 +155,15 @@ function fixNode(s: Schema, p: string, log: ChangeList): void {
     for (const [i, v] of s.anyOf.entries()) if (isPlainObject(v)) fixNode(v, `${p}/anyOf/${i}`, log);
   }
   if (isObjectSchema(s)) {
+    if (!has(s, 'properties')) {
+      s.properties = {};
+      log.add(
+        p,
+        'added',
+        'properties',
+        'properties: {} added (strict mode reads an object without it as having none)',
+      );
+    }
     if (!has(s, 'additionalProperties')) {
       s.additionalProperties = false;
       log.add(p, 'added', 'additionalProperties', 'additionalProperties: false added');
@@ -210,16 +212,48 @@ function fixNode(s: Schema, p: string, log: ChangeList): void {
       // A complete required list keeps its order; any other becomes the properties' order (as the references do).
       const all = Object.keys(props);
       const complete = required.length === all.length && all.every((k) => listed.has(k));
+      if (!has(s, 'required') && all.length === 0) {
+        log.add(p, 'added', 'required', 'required: [] added (strict mode needs required on every object)');
+      }
       if (!complete || !has(s, 'required')) s.required = all;
-    } else if (has(s, 'required') && required.length > 0) {
-      delete s.required;
-      log.add(
-        `${p}/required`,
-        'removed',
-        'required',
-        'required names properties that are not declared; removed',
-      );
     }
+  }
+}
+
+/**
+ * A one-branch allOf's branch into its parent: keywords the parent lacks are taken, properties
+ * and required are joined; a keyword both have with different values keeps the parent's, and
+ * the branch's is listed as dropped (it would otherwise vanish without a word).
+ */
+function mergeBranch(s: Schema, branch: Schema, p: string, log: ChangeList): void {
+  for (const [k, v] of Object.entries(branch)) {
+    if (!has(s, k)) s[k] = v;
+    else if (k === 'properties' && isPlainObject(s.properties) && isPlainObject(v)) {
+      for (const [name, sub] of Object.entries(v)) {
+        if (!Object.hasOwn(s.properties, name)) s.properties[name] = sub;
+        else if (!isDeepStrictEqual(s.properties[name], sub))
+          dropped(`${p}/properties/${pointerSegment(name)}`, name, log);
+      }
+    } else if (k === 'required' && Array.isArray(s.required) && Array.isArray(v)) {
+      s.required = [...new Set([...s.required, ...v])];
+    } else if (!isDeepStrictEqual(s[k], v)) dropped(`${p}/${pointerSegment(k)}`, k, log);
+  }
+}
+
+function dropped(path: string, name: string, log: ChangeList): void {
+  log.add(
+    path,
+    'removed',
+    'allOf',
+    `${quoteName(name)} of the allOf branch differs from the parent's and was dropped`,
+  );
+}
+
+/** `type: ["object"]` at the root: the lint wants the root's type to be "object" itself. */
+function rootType(s: Schema, base: string, log: ChangeList): void {
+  if (Array.isArray(s.type) && s.type.length === 1 && s.type[0] === 'object') {
+    s.type = 'object';
+    log.add(`${base}/type`, 'changed', 'type', 'the root type ["object"] became "object"');
   }
 }
 
@@ -235,6 +269,7 @@ export function toStrictSchema(schema: unknown, base: string): { schema: Schema;
   }
   const copy = structuredClone(schema);
   const log = new ChangeList();
+  rootType(copy, base, log);
   fixNode(copy, base, log);
   return { schema: copy, changes: log };
 }
