@@ -69,6 +69,11 @@ export const RESPONSE_SCHEMAS = {
         description:
           'On a refusal by the limiter, which limit refused: the rate limit, the compute budget, a cap on runs in flight, or a quota per UTC day or month (docs/api.md, "Quotas")',
       },
+      limitName: {
+        type: 'string',
+        description:
+          'On a refusal by the limiter, the name of the limit that refused, as the RateLimit and RateLimit-Policy headers name it: `<toolId>`, `<toolId>/budget`, `<toolId>/cap`, `<toolId>/instance-cap`, `<toolId>/<day|month>/<runs|computeMs>` or `@key/<day|month>/<runs|computeMs>` (docs/api.md, "Limit names and the RateLimit headers")',
+      },
       quota: {
         type: 'object',
         description: 'On a quota refusal: the quota used up; `resetAt` is when its window ends',
