@@ -56,7 +56,11 @@ export const RESPONSE_SCHEMAS = {
       limit: { type: 'integer' },
       burst: { type: 'integer' },
       windowSec: { type: 'integer' },
-      remaining: { type: 'integer', description: 'Runs left in the window, burst included' },
+      remaining: {
+        type: 'integer',
+        description:
+          "Attempts left in the tool's rate limit window, burst included (every attempt counts, refused ones too)",
+      },
       resetMs: { type: 'integer' },
       retryAfterSec: {
         type: 'integer',
