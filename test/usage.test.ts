@@ -146,6 +146,9 @@ describe('GET /api/usage across two replicas', () => {
     const body = errorBody({ statusCode: last!.status, body: await last!.text() });
     expect(body.errorCode).toBe('RATE_LIMITED');
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The refusal names its limit, with nothing left.
+    expect(last!.headers.get('ratelimit')).toMatch(/^"@usage";r=0;t=\d+$/);
+    expect(last!.headers.get('ratelimit-policy')).toBe('"@usage";q=60;w=60');
   });
 });
 
