@@ -23,10 +23,10 @@ import {
 export interface RateReport {
   info: RateLimitInfo;
   headers: Record<string, string | number>;
-  /** Every limit that applies to the run (RateLimit-Policy). */
-  policies: readonly PolicyItem[];
-  /** The limits reported (RateLimit): the one that refused first, the rate limit, the most used quota. */
-  limits: readonly LimitItem[];
+  /** Every limit that applies to the run (RateLimit-Policy's items). */
+  policyItems: readonly PolicyItem[];
+  /** The limits reported (RateLimit's items): the one that refused first, the rate limit, the most used quota. */
+  limitItems: readonly LimitItem[];
 }
 
 /**
@@ -62,19 +62,19 @@ export function rateReport(
     Object.assign(info, { retryAfterSec, scope, limitName: refused.name }, quota ? { quota } : {});
     limits = refused.name === toolId ? [own] : [refused, own];
   }
-  const policies = runPolicies(toolId, policy, tier);
+  const listed = runPolicyItems(toolId, policy, tier);
   return {
     info,
     headers: {
-      'RateLimit-Policy': policies.field,
+      'RateLimit-Policy': listed.field,
       RateLimit: limitField(limits),
       // The widely read older form: the rate limit alone (docs/api.md).
       'X-RateLimit-Limit': policy.limit + policy.burst,
       'X-RateLimit-Remaining': rate.remaining,
       'X-RateLimit-Reset': resetSec,
     },
-    policies: policies.items,
-    limits,
+    policyItems: listed.items,
+    limitItems: limits,
   };
 }
 
@@ -121,7 +121,7 @@ const made = new WeakMap<ToolPolicy, WeakMap<object, PolicyList>>();
  * the budget, the two caps, then each quota of the tool and of the key. Made once per policy
  * and tier object (a keys file reload makes new tiers) and month, off the hot path.
  */
-function runPolicies(
+function runPolicyItems(
   toolId: string,
   policy: ToolPolicy,
   tier: Tier | undefined,

@@ -74,18 +74,18 @@ export const secondsOf = (ms: number): number => Math.ceil(Math.max(0, ms) / 100
  * within a window, so the fewest is the latest), the fewest first.
  */
 export function mergedFields(
-  reports: readonly { policies: readonly PolicyItem[]; limits: readonly LimitItem[] }[],
+  reports: readonly { policyItems: readonly PolicyItem[]; limitItems: readonly LimitItem[] }[],
 ): Record<string, string> {
-  const policies = new Map<string, PolicyItem>();
-  const limits = new Map<string, LimitItem>();
+  const listed = new Map<string, PolicyItem>();
+  const least = new Map<string, LimitItem>();
   for (const report of reports) {
-    for (const p of report.policies) if (!policies.has(p.name)) policies.set(p.name, p);
-    for (const l of report.limits) {
-      const seen = limits.get(l.name);
-      if (!seen || l.r < seen.r) limits.set(l.name, l);
+    for (const p of report.policyItems) if (!listed.has(p.name)) listed.set(p.name, p);
+    for (const l of report.limitItems) {
+      const seen = least.get(l.name);
+      if (!seen || l.r < seen.r) least.set(l.name, l);
     }
   }
-  if (policies.size === 0) return {};
-  const least = [...limits.values()].sort((x, y) => x.r - y.r);
-  return { 'RateLimit-Policy': policyField([...policies.values()]), RateLimit: limitField(least) };
+  if (listed.size === 0) return {};
+  const fewestFirst = [...least.values()].sort((x, y) => x.r - y.r);
+  return { 'RateLimit-Policy': policyField([...listed.values()]), RateLimit: limitField(fewestFirst) };
 }

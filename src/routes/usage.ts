@@ -29,12 +29,7 @@ export const USAGE_READS: StorePolicy = {
 };
 
 /** The quotas of a usage read as IETF policy items, named as a run's answer names them. */
-function quotaPolicies(
-  toolId: string,
-  per: QuotaPer,
-  quota: QuotaUsage | undefined,
-  now: number,
-): PolicyItem[] {
+function quotaItems(toolId: string, per: QuotaPer, quota: QuotaUsage | undefined, now: number): PolicyItem[] {
   if (!quota) return [];
   const out: PolicyItem[] = [];
   for (const window of ['day', 'month'] as const) {
@@ -69,14 +64,14 @@ export default async function usageRoutes(app: FastifyInstance): Promise<void> {
     }
     const usage: Usage = await app.hub.usage(client, tier);
     const now = Date.now();
-    const policies = [
+    const items = [
       ratePolicy(USAGE_READS_LIMIT, USAGE_READS.limit, 0, 60),
       ...Object.entries(usage.tools).flatMap(([toolId, t]) => [
         ratePolicy(toolId, t.rate.limit, t.rate.burst, t.rate.windowSec),
-        ...quotaPolicies(toolId, 'tool', t.quota, now),
+        ...quotaItems(toolId, 'tool', t.quota, now),
       ]),
-      ...quotaPolicies('', 'key', usage.quota, now),
+      ...quotaItems('', 'key', usage.quota, now),
     ];
-    return reply.header('RateLimit', own).header('RateLimit-Policy', policyField(policies)).send(usage);
+    return reply.header('RateLimit', own).header('RateLimit-Policy', policyField(items)).send(usage);
   });
 }
