@@ -12,12 +12,16 @@ import type { QuotaUsage } from '../src/limits/usage.js';
 import { usageReport } from '../src/limits/usage-report.js';
 import { scanTools } from '../src/registry.js';
 
-/** `today 3/100 runs, 120 ms (resets 2026-11-27T00:00:00.000Z); this month …` (a count without a quota: no `/limit`). */
+/**
+ * `today 3/100 runs, 120 worker ms (resets 2026-11-27T00:00:00.000Z); this month …` (a count
+ * without a quota: no `/limit`). A quota counts admitted runs, where a rate limit counts
+ * attempts (docs/architecture.md, "Glossary"): the two words never share a line's meaning.
+ */
 function quotaLine(q: QuotaUsage): string {
   const of = (c: { used: number; limit: number | null }, unit: string) =>
     `${c.used}${c.limit === null ? '' : `/${c.limit}`} ${unit}`;
   const w = (name: string, x: QuotaUsage['day']) =>
-    `${name} ${of(x.runs, 'runs')}, ${of(x.computeMs, 'ms')} (resets ${x.resetAt})`;
+    `${name} ${of(x.runs, 'runs')}, ${of(x.computeMs, 'worker ms')} (resets ${x.resetAt})`;
   return `${w('today', q.day)}; ${w('this month', q.month)}`;
 }
 
@@ -66,14 +70,15 @@ export async function printUsage(data: ApiKeysFile, only: string | undefined): P
         ids.map((id) => [id, byTier.get(id, tier)] as const),
       );
       const { runs, computeMs, inFlight } = usage.total;
+      // `total.runs` sums the rate counters: attempts, refused and cached ones included.
       process.stdout.write(
-        `${key.id}${tier ? ` (tier ${tier.name})` : ''}: ${runs} runs, ${computeMs} ms of compute, ${inFlight} in flight\n`,
+        `${key.id}${tier ? ` (tier ${tier.name})` : ''}: ${runs} attempts, ${computeMs} worker ms, ${inFlight} runs in flight (open windows)\n`,
       );
       if (usage.quota) process.stdout.write(`  quota of the key: ${quotaLine(usage.quota)}\n`);
       for (const [toolId, t] of Object.entries(usage.tools)) {
         if (t.rate.used === 0 && t.budget.usedMs === 0 && t.concurrency.inFlight === 0 && !t.quota) continue;
         process.stdout.write(
-          `  ${toolId}: rate ${t.rate.used}/${t.rate.limit}+${t.rate.burst} per ${t.rate.windowSec} s (resets in ${t.rate.resetSec} s), budget ${t.budget.usedMs}/${t.budget.limitMs} ms, in flight ${t.concurrency.inFlight}/${t.concurrency.limit}${t.quota ? `; quota: ${quotaLine(t.quota)}` : ''}\n`,
+          `  ${toolId}: rate limit ${t.rate.used}/${t.rate.limit}+${t.rate.burst} attempts per ${t.rate.windowSec} s (resets in ${t.rate.resetSec} s), budget ${t.budget.usedMs}/${t.budget.limitMs} worker ms, in flight ${t.concurrency.inFlight}/${t.concurrency.limit} runs${t.quota ? `; quota: ${quotaLine(t.quota)}` : ''}\n`,
         );
       }
     }

@@ -76,6 +76,8 @@ export interface RateLimitInfo {
   retryAfterSec: number;
   /** On a refusal by the limiter: which limit refused (docs/api.md, "Quotas"). */
   scope?: 'rate' | 'budget' | 'concurrency' | 'quota';
+  /** On a refusal by the limiter: the limit name of the one that refused (docs/api.md, "Limit names and the RateLimit headers"). */
+  limitName?: string;
   /** On a quota refusal: the quota that is used up. */
   quota?: QuotaInfo;
 }

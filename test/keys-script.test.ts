@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readApiKeysFile, sha256 } from '../src/auth/api-keys.js';
 import { projectRoot } from '../src/paths.js';
-import { buildTestApp, FIXTURE_TOOLS, REDIS_URL, redisPrefix, requireRedis } from './helpers.js';
+import { buildTestApp, FIXTURE_TOOLS, policyFile, REDIS_URL, redisPrefix, requireRedis } from './helpers.js';
 
 /**
  * `npm run keys` (scripts/keys.ts; docs/operations.md, "Securing the hub") as a newcomer
@@ -110,6 +110,8 @@ describe('npm run keys', { timeout: 180_000 }, () => {
       REDIS_PREFIX: redisPrefix(),
       API_KEYS_FILE: join(cwd, 'api-keys.json'),
       EXTRA_TOOL_DIRS: FIXTURE_TOOLS,
+      // A rate limit apart from the quota: 1 a minute, 2 under the tier, so a third attempt is refused.
+      POLICY_FILE: await policyFile({ tools: { 'fx-big': { limit: 1, burst: 0 } } }),
     };
     const app = await buildTestApp(env);
     try {
@@ -117,20 +119,28 @@ describe('npm run keys', { timeout: 180_000 }, () => {
         const res = await app.inject({ url: `/api/fx-echo/?text=${text}`, headers: { 'x-api-key': key } });
         expect(res.statusCode).toBe(200);
       }
+      const big = () => app.inject({ url: '/api/fx-big/?text=1', headers: { 'x-api-key': key } });
+      expect([(await big()).statusCode, (await big()).statusCode, (await big()).statusCode]).toEqual([
+        200, 200, 429,
+      ]);
     } finally {
       await app.close();
     }
     const all = keys(['usage'], env);
     expect(all.status, all.stderr).toBe(0);
-    expect(all.stdout).toMatch(/^team-a \(tier pro\): 2 runs, \d+ ms of compute, 0 in flight$/m);
-    // The tier doubles the fixture's 1000 runs a minute.
+    // Five attempts counted by the rate limits, four of them admitted: the runs the quota counts.
     expect(all.stdout).toMatch(
-      /^ {2}fx-echo: rate 2\/2000\+0 per 60 s \(resets in \d+ s\), budget \d+\/60000 ms, in flight 0\/8$/m,
+      /^team-a \(tier pro\): 5 attempts, \d+ worker ms, 0 runs in flight \(open windows\)$/m,
     );
+    // The tier doubles the fixture's 1000 attempts a minute.
     expect(all.stdout).toMatch(
-      /^ {2}quota of the key: today 2\/10 runs, \d+ ms \(resets \d{4}-\d\d-\d\dT00:00:00\.000Z\); this month 2 runs, \d+ ms \(resets \d{4}-\d\d-01T00:00:00\.000Z\)$/m,
+      /^ {2}fx-echo: rate limit 2\/2000\+0 attempts per 60 s \(resets in \d+ s\), budget \d+\/60000 worker ms, in flight 0\/8 runs$/m,
     );
-    expect(all.stdout).toMatch(/^team-b: 0 runs, 0 ms of compute, 0 in flight$/m);
+    expect(all.stdout).toMatch(/^ {2}fx-big: rate limit 3\/2\+0 attempts per 60 s /m);
+    expect(all.stdout).toMatch(
+      /^ {2}quota of the key: today 4\/10 runs, \d+ worker ms \(resets \d{4}-\d\d-\d\dT00:00:00\.000Z\); this month 4 runs, \d+ worker ms \(resets \d{4}-\d\d-01T00:00:00\.000Z\)$/m,
+    );
+    expect(all.stdout).toMatch(/^team-b: 0 attempts, 0 worker ms, 0 runs in flight \(open windows\)$/m);
     const one = keys(['usage', 'team-b'], env);
     expect(one.stdout).not.toContain('team-a');
     expect(keys(['usage', 'nobody'], env).stderr).toContain("no key id 'nobody'");

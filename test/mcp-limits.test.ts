@@ -54,9 +54,14 @@ describe('MCP message limit, shared by two replicas on Redis', () => {
     const answers = [];
     for (let i = 0; i < 8; i++) answers.push(await post(replicas[i % 2]!, list(i)));
     expect(answers.slice(0, 6).map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    // Every answer names the message limit in its RateLimit fields (docs/api.md, "Limit names and the RateLimit headers").
+    expect(answers[0]!.headers.get('ratelimit')).toMatch(/^"@mcp";r=5;t=\d+$/);
+    expect(answers[0]!.headers.get('ratelimit-policy')).toBe('"@mcp";q=6;w=60');
     for (const refused of answers.slice(6)) {
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused.headers.get('ratelimit')).toMatch(/^"@mcp";r=0;t=\d+$/);
+      expect(refused.headers.get('ratelimit-policy')).toBe('"@mcp";q=6;w=60');
       const body = JSON.parse(refused.text);
       expect(body).toMatchObject({ jsonrpc: '2.0', error: { data: { errorCode: 'RATE_LIMITED' } } });
       expect(body.error.data.retryAfterSec).toBeGreaterThan(0);

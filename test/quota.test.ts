@@ -195,8 +195,8 @@ describe('quotas across two replicas', () => {
     const policy = (await fetch(`${a!.base}/api/usage`, { headers: auth(KEY) })).headers.get(
       'ratelimit-policy',
     );
-    expect(policy).toContain('"regex-tester-day";q=1;w=86400');
-    expect(policy).toContain('"key-day";q=4;w=86400');
+    expect(policy).toContain('"regex-tester/day/runs";q=1;w=86400');
+    expect(policy).toContain('"@key/day/runs";q=4;w=86400');
   });
 
   it('refuses past a quota of worker milliseconds as BUDGET_EXCEEDED, scope quota', async () => {

@@ -91,9 +91,10 @@ describe('GET /api/usage across two replicas', () => {
       expect(Object.keys(body.tools).length).toBe(12);
       expect(body.tools['regex-tester']!.rate.used).toBe(0);
       const policy = res.headers.get('ratelimit-policy')!;
-      expect(policy).toContain('"usage";q=60;w=60');
-      expect(policy).toContain('"token-counter";q=10;w=60');
-      expect(res.headers.get('ratelimit')).toMatch(/^"usage";r=\d+;t=\d+$/);
+      expect(policy).toContain('"@usage";q=60;w=60');
+      // The tier's limit and burst: q is what a fresh client may make per window.
+      expect(policy).toContain('"token-counter";q=12;w=60');
+      expect(res.headers.get('ratelimit')).toMatch(/^"@usage";r=\d+;t=\d+$/);
     }
     // Another key counts apart, on its own (tierless) numbers.
     const other = (await usage(b!.base, KEYS[1]!.key)).body;
@@ -145,6 +146,9 @@ describe('GET /api/usage across two replicas', () => {
     const body = errorBody({ statusCode: last!.status, body: await last!.text() });
     expect(body.errorCode).toBe('RATE_LIMITED');
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The refusal names its limit, with nothing left.
+    expect(last!.headers.get('ratelimit')).toMatch(/^"@usage";r=0;t=\d+$/);
+    expect(last!.headers.get('ratelimit-policy')).toBe('"@usage";q=60;w=60');
   });
 });
 

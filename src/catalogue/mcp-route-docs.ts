@@ -28,6 +28,18 @@ const hubError = (description: string): AnswerDoc => ({
 const retryAfter = {
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
 };
+/** The MCP message limit's own fields on an /mcp answer (docs/api.md, "Limit names and the RateLimit headers"). */
+const messageFields = {
+  RateLimit: {
+    description:
+      "While MCP_MESSAGE_LIMIT is on: `\"@mcp\";r=<messages left>;t=<seconds to the window's end>`. A call's own limits are in its result's `_meta.rateLimitFields`",
+    schema: { type: 'string' },
+  },
+  'RateLimit-Policy': {
+    description: 'While MCP_MESSAGE_LIMIT is on: `"@mcp";q=<MCP_MESSAGE_LIMIT>;w=60`',
+    schema: { type: 'string' },
+  },
+};
 const noKey = hubError('API keys are on and the key is missing or unknown (WWW-Authenticate: Bearer)');
 
 export const MCP_ROUTE_DOCS = {
@@ -47,6 +59,7 @@ export const MCP_ROUTE_DOCS = {
           'The JSON-RPC answer(s): JSON for the current revision, one SSE message (`event: message`, `data:` the answer) for 2025-era requests',
         schema: MCP_SCHEMAS.JsonRpcAnswer,
         prebuilt: true,
+        headers: messageFields,
         otherTypes: {
           'text/event-stream': {
             type: 'string',
@@ -67,9 +80,9 @@ export const MCP_ROUTE_DOCS = {
       415: rpc('Content-Type must be application/json'),
       429: {
         ...either(
-          'MCP_MESSAGE_LIMIT spent (JSON-RPC error, RATE_LIMITED in data), or too many refused requests from this client (ToolRunError)',
+          'MCP_MESSAGE_LIMIT spent (JSON-RPC error, RATE_LIMITED in data, `RateLimit: "@mcp";r=0`), or too many refused requests from this client (ToolRunError)',
         ),
-        headers: retryAfter,
+        headers: { ...retryAfter, ...messageFields },
       },
       503: { ...hubError('Shedding load or shutting down (CONCURRENCY_LIMIT)'), headers: retryAfter },
     },

@@ -6,19 +6,27 @@ const hdr = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 export const HEADERS = {
   RateLimit: {
-    description: 'IETF RateLimit (draft -11): `"<toolId>";r=<remaining>;t=<seconds>`',
+    description:
+      'IETF RateLimit (draft-ietf-httpapi-ratelimit-headers), a Structured Field list, one item per limit reported, named by its limit name: `"<name>";r=<units left>;t=<seconds until more>` (no `t` for a cap). A refusal by a limit puts that limit first with `r=0` (`"@key/day/runs";r=0;t=22650, "token-counter";r=312;t=41`); a success has the tool\'s rate limit (`"<toolId>"`) and, where quotas apply, the most used one. Limit names: docs/api.md, "Limit names and the RateLimit headers"',
     schema: { type: 'string' },
   },
   'RateLimit-Policy': {
-    description: 'IETF RateLimit-Policy: `"<toolId>";q=<limit>;w=<windowSec>`',
+    description:
+      'IETF RateLimit-Policy: every limit that applies to the run, one item each: `"<toolId>";q=<limit + burst>;w=<windowSec>` (rate limit, attempts), `"<toolId>/budget";q=<ms>;qu="worker-ms";w=<windowSec>`, `"<toolId>/cap";q=<n>;qu="concurrent-requests"`, `"<toolId>/instance-cap";q=<n>;qu="concurrent-requests"`, and each quota: `"<toolId or @key>/<day|month>/<runs|computeMs>";q=<n>;w=<seconds of the UTC day or month>` (`qu="worker-ms"` for computeMs)',
     schema: { type: 'string' },
   },
-  'X-RateLimit-Limit': { description: 'Runs per window, burst included', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': {
-    description: 'Runs left in the window, burst included',
+  'X-RateLimit-Limit': {
+    description: "The tool's rate limit alone: attempts per window, burst included",
     schema: { type: 'integer' },
   },
-  'X-RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': {
+    description: "Attempts left in the rate limit's window, burst included",
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Reset': {
+    description: "Seconds until the rate limit's window resets",
+    schema: { type: 'integer' },
+  },
   'Retry-After': { description: 'Seconds to wait before retrying (429, 503)', schema: { type: 'integer' } },
   Allow: { description: 'The methods the path takes (405)', schema: { type: 'string' } },
   'x-request-id': {
@@ -35,6 +43,12 @@ export const HEADERS = {
       'RFC 9211: what the result cache did, when it was consulted (the tool has cacheTtlSec > 0 and is deterministic for the input), e.g. `toolhub; hit; ttl=42; detail=shared`, `toolhub; fwd=miss; stored`, `toolhub; hit; detail=etag` (304)',
     schema: { type: 'string' },
   },
+};
+
+/** The IETF fields alone: what a batch request's answer carries for all its runs (docs/api.md, "Batch runs"). */
+export const RATELIMIT_FIELDS = {
+  RateLimit: hdr('RateLimit'),
+  'RateLimit-Policy': hdr('RateLimit-Policy'),
 };
 
 export const RATE_HEADERS = {

@@ -20,11 +20,6 @@ const refused = {
  * is answered this on every route, health and metrics included (docs/operations.md, "Shutdown").
  */
 const shuttingDown = hubError('Shutting down (CONCURRENCY_LIMIT, Retry-After, Connection: close)');
-/** The usage read's own rate limit and every policy that applies to the caller. */
-const USAGE_HEADERS = {
-  RateLimit: { $ref: '#/components/headers/RateLimit' },
-  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
-};
 const toolIdParam = { name: 'toolId', description: 'A toolId of the skills index' };
 
 /** Every route of the hub that is not a tool's, with what it answers (see route-doc.ts). */
@@ -116,10 +111,24 @@ export const ROUTE_DOCS = {
     operationId: 'usage',
     summary: "The caller's usage of every tool's limits: rate, budget, concurrency",
     description:
-      'For the caller (its API key, or its address with keys off), under its tier: for each tool the window, used, remaining and reset of each limit, and totals (docs/api.md, "Usage"). Runs nothing; limited to 60 reads a minute per caller. RateLimit-Policy names every policy that applies.',
+      'For the caller (its API key, or its address with keys off), under its tier: for each tool the window, used, remaining and reset of each limit, and totals (docs/api.md, "Usage"). Runs nothing; limited to 60 reads a minute per caller. RateLimit-Policy names the read\'s own limit (`@usage`), every tool\'s rate limit and every quota that applies to the caller.',
     tag: 'runtime',
     answers: {
-      200: { description: 'Usage', schema: RESPONSE_SCHEMAS.Usage, headers: USAGE_HEADERS },
+      200: {
+        description: 'Usage',
+        schema: RESPONSE_SCHEMAS.Usage,
+        headers: {
+          RateLimit: {
+            description: 'The read\'s own limit: `"@usage";r=<reads left>;t=<seconds>`',
+            schema: { type: 'string' },
+          },
+          'RateLimit-Policy': {
+            description:
+              "The read's own limit (`\"@usage\";q=60;w=60`), then for each tool its rate limit and its quotas, and the key's quotas, named as on a run's answer",
+            schema: { type: 'string' },
+          },
+        },
+      },
       401: hubError('API keys are on and the key is missing or unknown (INVALID_INPUT, WWW-Authenticate)'),
       429: hubError('More than 60 reads a minute, or too many refused requests (RATE_LIMITED, Retry-After)'),
       503: hubError('Shedding load or shutting down (CONCURRENCY_LIMIT, Retry-After)'),

@@ -56,7 +56,11 @@ export const RESPONSE_SCHEMAS = {
       limit: { type: 'integer' },
       burst: { type: 'integer' },
       windowSec: { type: 'integer' },
-      remaining: { type: 'integer', description: 'Runs left in the window, burst included' },
+      remaining: {
+        type: 'integer',
+        description:
+          "Attempts left in the tool's rate limit window, burst included (every attempt counts, refused ones too)",
+      },
       resetMs: { type: 'integer' },
       retryAfterSec: {
         type: 'integer',
@@ -68,6 +72,11 @@ export const RESPONSE_SCHEMAS = {
         enum: ['rate', 'budget', 'concurrency', 'quota'],
         description:
           'On a refusal by the limiter, which limit refused: the rate limit, the compute budget, a cap on runs in flight, or a quota per UTC day or month (docs/api.md, "Quotas")',
+      },
+      limitName: {
+        type: 'string',
+        description:
+          'On a refusal by the limiter, the name of the limit that refused, as the RateLimit and RateLimit-Policy headers name it: `<toolId>`, `<toolId>/budget`, `<toolId>/cap`, `<toolId>/instance-cap`, `<toolId>/<day|month>/<runs|computeMs>` or `@key/<day|month>/<runs|computeMs>` (docs/api.md, "Limit names and the RateLimit headers")',
       },
       quota: {
         type: 'object',

@@ -1,6 +1,13 @@
 import { RUNTIME_SCHEMAS } from '../run/runtime-input.js';
 import { RUNTIME_PATH } from './descriptor.js';
-import { ERROR_STATUSES, IF_NONE_MATCH, NOT_MODIFIED, RUN_HEADERS, ref } from './openapi-responses.js';
+import {
+  ERROR_STATUSES,
+  IF_NONE_MATCH,
+  NOT_MODIFIED,
+  RATELIMIT_FIELDS,
+  RUN_HEADERS,
+  ref,
+} from './openapi-responses.js';
 import type { AnswerDoc, QueryDoc, RouteDoc } from './route-doc.js';
 
 /** The batch endpoint (docs/api.md, "Batch runs"). */
@@ -88,15 +95,16 @@ export function batchRouteDoc(maxRuns: number): RouteDoc {
     body: { description: 'The runs, and a source for those that do not say', schema: ref('BatchRequest') },
     answers: {
       200: {
-        description: 'Every run answered; an ETag when every run succeeded with one',
+        description:
+          'Every run answered; an ETag when every run succeeded with one. RateLimit-Policy lists every limit of every run, RateLimit the fewest units left of each limit its runs reported, the fewest first',
         schema: ref('BatchAnswer'),
         prebuilt: true,
-        headers: { ETag: RUN_HEADERS.ETag },
+        headers: { ...RATELIMIT_FIELDS, ETag: RUN_HEADERS.ETag },
       },
       304: {
         description:
           'Not Modified: If-None-Match named the batch ETag and every run was admitted; nothing ran',
-        headers: { ETag: RUN_HEADERS.ETag, 'Cache-Status': RUN_HEADERS['Cache-Status'] },
+        headers: { ...RATELIMIT_FIELDS, ETag: RUN_HEADERS.ETag, 'Cache-Status': RUN_HEADERS['Cache-Status'] },
       },
       ...errors([400, 401, 413, 415, 429, 503]),
     },

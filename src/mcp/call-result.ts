@@ -19,7 +19,9 @@ export interface CallResult {
  * `structuredContent` against the tool's `outputSchema` whenever it is present (the 1.x
  * SDK throws -32602 on an error object there), so the ToolRunError (`errorCode`, `error`,
  * `retryAfterSec`, `rateLimit`, `runtime`) travels as the text block's JSON, which the
- * model reads, and as `_meta.error`, which a program reads.
+ * model reads, and as `_meta.error`, which a program reads. Once the limits were checked,
+ * success or not, `_meta.rateLimitFields` carries what HTTP's RateLimit headers say; a
+ * success carries its `rateLimit` block in `_meta`, as a batch item does in its body.
  */
 export function toCallResult(result: RunResult): CallResult {
   if (result.ok) {
@@ -28,7 +30,7 @@ export function toCallResult(result: RunResult): CallResult {
     return {
       content: [{ type: 'text', text: result.resultJson }],
       structuredContent,
-      _meta: { runtime: result.meta, cache: cacheMeta(result) },
+      _meta: successMeta(result),
     };
   }
   const e = result.error;
@@ -37,14 +39,31 @@ export function toCallResult(result: RunResult): CallResult {
   if (retryAfter !== undefined) body.retryAfterSec = Number(retryAfter);
   if (e.rateLimit) body.rateLimit = e.rateLimit;
   if (e.runtime) body.runtime = e.runtime;
+  const meta: Record<string, unknown> = e.runtime ? { error: body, runtime: e.runtime } : { error: body };
+  if (e.headers.RateLimit !== undefined) meta.rateLimitFields = rateLimitFields(e.headers);
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true, _meta: meta };
+}
+
+/**
+ * `_meta.rateLimitFields`: the IETF RateLimit and RateLimit-Policy fields as HTTP sends them
+ * (docs/api.md, "Limit names and the RateLimit headers"), so an MCP client reads every limit
+ * of the run and what is left of each, as an HTTP client does.
+ */
+function rateLimitFields(headers: Record<string, string | number>): Record<string, string> {
+  return { RateLimit: String(headers.RateLimit), 'RateLimit-Policy': String(headers['RateLimit-Policy']) };
+}
+
+/** `_meta` of a success: its `runtime` block, the cache outcome, its `rateLimit` block and fields. */
+export function successMeta(result: RunSuccess): Record<string, unknown> {
   return {
-    content: [{ type: 'text', text: JSON.stringify(body) }],
-    isError: true,
-    _meta: e.runtime ? { error: body, runtime: e.runtime } : { error: body },
+    runtime: result.meta,
+    cache: cacheMeta(result),
+    rateLimit: result.rate.info,
+    rateLimitFields: rateLimitFields(result.rate.headers),
   };
 }
 
 /** `_meta.cache` of a success: the cache outcome and, for a deterministic run, its ETag. */
-export function cacheMeta(result: RunSuccess): Record<string, unknown> {
+function cacheMeta(result: RunSuccess): Record<string, unknown> {
   return result.etag ? { ...result.cache, etag: result.etag } : { ...result.cache };
 }

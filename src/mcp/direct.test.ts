@@ -50,7 +50,10 @@ function request(era: string, method: string, params?: Record<string, unknown>) 
   return { headers, body };
 }
 
-/** The JSON-RPC messages of an answer (JSON or SSE), with the run's timings and ids removed. */
+/**
+ * The JSON-RPC messages of an answer (JSON or SSE), with the run's timings and ids removed,
+ * and what the rate limit has left (each call counts, so the second finds one less).
+ */
 function messagesOf(text: string): unknown[] {
   const chunks =
     text.startsWith('event:') || text.startsWith('data:')
@@ -60,9 +63,11 @@ function messagesOf(text: string): unknown[] {
           .map((l) => l.slice(6))
       : [text];
   return chunks.map((c) =>
-    JSON.parse(c, (key, value) =>
-      ['requestId', 'durationMs', 'queuedMs', 'cached'].includes(key) ? undefined : value,
-    ),
+    JSON.parse(c, (key, value) => {
+      if (['requestId', 'durationMs', 'queuedMs', 'cached'].includes(key)) return undefined;
+      if (key === 'rateLimit') return { ...value, remaining: undefined, resetMs: undefined };
+      return key === 'RateLimit' ? String(value).replace(/;r=\d+;t=\d+/g, '') : value;
+    }),
   );
 }
 

@@ -4,7 +4,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
 import type { RunResult } from '../run/run-types.js';
-import { cacheMeta, toCallResult } from './call-result.js';
+import { successMeta, toCallResult } from './call-result.js';
 import { USAGE_RESOURCE } from './resources.js';
 import { type McpCaller, type McpParts, readResult, readUsage, runCall, serverIdentity } from './server.js';
 
@@ -116,8 +116,8 @@ function callJson(result: RunResult): string {
     return JSON.stringify({ _meta: _meta ?? {}, ...rest });
   }
   const text = JSON.stringify(result.resultJson);
-  const meta = `"runtime":${JSON.stringify(result.meta)},"cache":${JSON.stringify(cacheMeta(result))}`;
-  return `{"_meta":{${meta}},"content":[{"type":"text","text":${text}}],"structuredContent":${result.resultJson}}`;
+  const meta = JSON.stringify(successMeta(result));
+  return `{"_meta":${meta},"content":[{"type":"text","text":${text}}],"structuredContent":${result.resultJson}}`;
 }
 
 function routeOf(request: DirectRequest): Route | null {

@@ -1,5 +1,7 @@
 import { NO_QUOTAS } from '../config/quota.js';
+import { MCP_MESSAGES_LIMIT } from '../limits/limit-names.js';
 import type { Limits } from '../limits/limits.js';
+import { limitField, policyField, ratePolicy, secondsOf } from '../limits/ratelimit-fields.js';
 import type { StorePolicy } from '../limits/store.js';
 
 /** The answer to one /mcp request's messages: allowed, or refused until `retryAfterSec`. */
@@ -7,6 +9,8 @@ export interface MessageDecision {
   allowed: boolean;
   limit: number;
   remaining: number;
+  /** Seconds until the window ends. */
+  resetSec: number;
   retryAfterSec: number;
 }
 
@@ -42,8 +46,27 @@ export class McpMessageLimit {
 
   /** Charges `messages` points to `client`; off (limit 0) allows everything. */
   async consume(client: string, messages: number): Promise<MessageDecision> {
-    if (this.limit === 0) return { allowed: true, limit: 0, remaining: 0, retryAfterSec: 0 };
+    if (this.limit === 0) return { allowed: true, limit: 0, remaining: 0, resetSec: 0, retryAfterSec: 0 };
     const d = await this.limits.countMessages(client, messages, this.policy);
-    return { allowed: d.allowed, limit: this.limit, remaining: d.remaining, retryAfterSec: d.retryAfterSec };
+    return {
+      allowed: d.allowed,
+      limit: this.limit,
+      remaining: d.remaining,
+      resetSec: secondsOf(d.resetMs),
+      retryAfterSec: d.retryAfterSec,
+    };
   }
+}
+
+/**
+ * The IETF RateLimit fields of an /mcp answer while the limit is on: the message limit, named
+ * `@mcp` (docs/api.md, "Limit names and the RateLimit headers"). A tool's own limits travel
+ * in each call's result (`_meta.rateLimitFields`).
+ */
+export function messageFields(d: MessageDecision): Record<string, string> {
+  if (d.limit === 0) return {};
+  return {
+    'RateLimit-Policy': policyField([ratePolicy(MCP_MESSAGES_LIMIT, d.limit, 0, WINDOW_SEC)]),
+    RateLimit: limitField([{ name: MCP_MESSAGES_LIMIT, r: d.remaining, t: d.resetSec }]),
+  };
 }

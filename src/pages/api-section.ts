@@ -93,7 +93,7 @@ export function renderLimits(policy: ToolPolicy, callable: boolean): Html {
   const rows: [string, string][] = [
     [
       'Rate limit',
-      `${policy.limit} runs per ${policy.windowSec} s per client, plus a burst of ${policy.burst}`,
+      `${policy.limit} attempts per ${policy.windowSec} s per client (refused ones too), plus a burst of ${policy.burst}`,
     ],
     ['Input size', `up to ${bytes(policy.inputMaxBytes)}`],
     ['Timeout', `${policy.timeoutMs} ms of execution per run`],

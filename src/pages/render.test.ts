@@ -115,7 +115,9 @@ describe('a tool page', () => {
 
   it('shows the effective limits, the endpoints with a curl line and the switch state', () => {
     const regex = page(tools.get('regex-tester')!.def);
-    expect(textOf(one(regex, 'dl', { class: 'limits' }))).toContain('7 runs per 60 s per client');
+    expect(textOf(one(regex, 'dl', { class: 'limits' }))).toContain(
+      '7 attempts per 60 s per client (refused ones too)',
+    );
     const curl = textOf(one(regex, 'pre', { class: 'curl' }));
     expect(curl).toMatch(
       /^curl -s -X POST 'http:\/\/hub\/api\/regex-tester\/' -H 'content-type: application\/json' -d '/,

@@ -4,7 +4,7 @@ import { callerOf } from '../http/caller.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../http/json-depth.js';
 import { JUNK_ERROR_CODES } from '../http/refusals.js';
 import type { McpHandler } from '../mcp/handler.js';
-import type { McpMessageLimit } from '../mcp/message-limit.js';
+import { type McpMessageLimit, messageFields } from '../mcp/message-limit.js';
 import type { McpCaller, McpParts } from '../mcp/server.js';
 import { type BatchBounds, batchProblem, junkInAnswer, readBody, rpcRefusal } from '../mcp/wire.js';
 
@@ -77,6 +77,7 @@ export async function serveMcp(ctx: McpContext, request: FastifyRequest, reply: 
   const caller = callerFor(request, body.kind === 'batch', junk);
   if (body.kind !== 'junk') {
     const decision = await ctx.limit.consume(caller.client, messages);
+    reply.headers(messageFields(decision));
     if (!decision.allowed) {
       const err = new HubError(
         'RATE_LIMITED',

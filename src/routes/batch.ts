@@ -7,6 +7,7 @@ import { errorJson, HubError } from '../errors.js';
 import { callerOf } from '../http/caller.js';
 import { JUNK_ERROR_CODES } from '../http/refusals.js';
 import { sendError } from '../http/send-error.js';
+import { mergedFields } from '../limits/ratelimit-fields.js';
 import { fromGeneric } from '../run/input.js';
 import type { RunResult } from '../run/run-types.js';
 import { readRuntimeCall } from '../run/runtime-input.js';
@@ -61,7 +62,12 @@ export default async function batchRoutes(app: FastifyInstance, opts: { maxRuns:
       // A conditional batch is one answer: 304 when every run was admitted, else the first refusal.
       const refused = answers.find((a) => !a.ok);
       if (refused && !refused.ok) return sendError(reply, refused.error);
-      return reply.code(304).header('ETag', etag).header('Cache-Status', cacheStatusHeader(VALIDATED)).send();
+      return reply
+        .code(304)
+        .headers(batchFields(answers))
+        .header('ETag', etag)
+        .header('Cache-Status', cacheStatusHeader(VALIDATED))
+        .send();
     }
     const results = answers.map((result) => {
       const json = itemJson(result);
@@ -69,12 +75,21 @@ export default async function batchRoutes(app: FastifyInstance, opts: { maxRuns:
       request.memory?.hold(json.length);
       return json;
     });
+    reply.headers(batchFields(answers));
     if (etag !== undefined && answers.every((a) => a.ok)) reply.header('ETag', etag);
     return reply.type('application/json; charset=utf-8').send(`{"ok":true,"results":[${results.join(',')}]}`);
   });
 }
 
 const VALIDATED: CacheOutcome = { status: 'hit', layer: 'etag' };
+
+/**
+ * The IETF RateLimit fields of the whole answer (docs/api.md, "Batch runs"): every limit that
+ * applies to one of its runs, and the fewest units left of each limit its runs reported.
+ */
+function batchFields(answers: readonly RunResult[]): Record<string, string> {
+  return mergedFields(answers.flatMap((a) => (a.rate ? [a.rate] : [])));
+}
 
 /** One batch answer item: the run's own answer body, with its rate-limit block. */
 function itemJson(result: RunResult): string {

@@ -1,9 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import { routeSchema } from '../catalogue/route-doc.js';
 import { ROUTE_DOCS } from '../catalogue/route-docs.js';
-import { NO_QUOTAS } from '../config/quota.js';
+import { NO_QUOTAS, type QuotaPer } from '../config/quota.js';
 import { HubError } from '../errors.js';
 import { callerOf } from '../http/caller.js';
+import { quotaName, USAGE_READS_LIMIT } from '../limits/limit-names.js';
+import {
+  limitField,
+  type PolicyItem,
+  policyField,
+  quotaPolicy,
+  ratePolicy,
+  secondsOf,
+} from '../limits/ratelimit-fields.js';
 import type { StorePolicy } from '../limits/store.js';
 import type { QuotaUsage, Usage } from '../limits/usage.js';
 
@@ -20,48 +29,50 @@ export const USAGE_READS: StorePolicy = {
   quotas: NO_QUOTAS,
 };
 
-/**
- * The run quotas as IETF policy items, `"<name>-day";q=<runs>;w=<seconds of the window>`: a
- * month's window is the length of the current month (its `resetAt` says when it ends).
- */
-function quotaPolicies(name: string, quota: QuotaUsage | undefined): string[] {
+/** The quotas of a usage read as IETF policy items, named as a run's answer names them. */
+function quotaItems(toolId: string, per: QuotaPer, quota: QuotaUsage | undefined, now: number): PolicyItem[] {
   if (!quota) return [];
-  const out: string[] = [];
-  const { day, month } = quota;
-  if (day.runs.limit !== null) out.push(`"${name}-day";q=${day.runs.limit};w=86400`);
-  if (month.runs.limit !== null) {
-    const end = Date.parse(month.resetAt);
-    const start = Date.UTC(new Date(end - 1).getUTCFullYear(), new Date(end - 1).getUTCMonth(), 1);
-    out.push(`"${name}-month";q=${month.runs.limit};w=${(end - start) / 1000}`);
+  const out: PolicyItem[] = [];
+  for (const window of ['day', 'month'] as const) {
+    for (const kind of ['runs', 'computeMs'] as const) {
+      const limit = quota[window][kind].limit;
+      const name = quotaName(toolId, { per, window, kind });
+      if (limit !== null) out.push(quotaPolicy(name, window, kind, limit, now));
+    }
   }
   return out;
 }
 
+const OWN_POLICY = policyField([ratePolicy(USAGE_READS_LIMIT, USAGE_READS.limit, 0, 60)]);
+
 /**
  * `GET /api/usage` (docs/api.md, "Usage"): the caller's usage of every tool's limits. The
- * IETF RateLimit-Policy header names the read's own policy, every tool's and every run quota
- * (per tool and per key), RateLimit the read's own counter.
+ * IETF RateLimit-Policy header names the read's own limit (`@usage`), every tool's rate
+ * limit and every quota (per tool and per key); RateLimit the read's own counter. The
+ * budgets and caps are in the body and on each run's answer, which keeps this header
+ * within what proxies take however many tools there are.
  */
 export default async function usageRoutes(app: FastifyInstance): Promise<void> {
   const doc = ROUTE_DOCS.usage;
   app.get(doc.url, { config: { toolSurface: true }, schema: routeSchema(doc) }, async (request, reply) => {
     const { client, tier } = callerOf(request);
     const read = await app.limits.countUsageRead(client, USAGE_READS);
-    const own = `"usage";r=${read.remaining};t=${Math.ceil(read.resetMs / 1000)}`;
+    const own = limitField([{ name: USAGE_READS_LIMIT, r: read.remaining, t: secondsOf(read.resetMs) }]);
     if (!read.allowed) {
       throw new HubError('RATE_LIMITED', `at most ${USAGE_READS.limit} usage reads a minute; retry later`, {
-        headers: { RateLimit: own, 'Retry-After': read.retryAfterSec },
+        headers: { RateLimit: own, 'RateLimit-Policy': OWN_POLICY, 'Retry-After': read.retryAfterSec },
       });
     }
     const usage: Usage = await app.hub.usage(client, tier);
-    const policies = Object.entries(usage.tools).flatMap(([toolId, t]) => [
-      `"${toolId}";q=${t.rate.limit};w=${t.rate.windowSec}`,
-      ...quotaPolicies(toolId, t.quota),
-    ]);
-    policies.push(...quotaPolicies('key', usage.quota));
-    return reply
-      .header('RateLimit', own)
-      .header('RateLimit-Policy', [`"usage";q=${USAGE_READS.limit};w=60`, ...policies].join(', '))
-      .send(usage);
+    const now = Date.now();
+    const items = [
+      ratePolicy(USAGE_READS_LIMIT, USAGE_READS.limit, 0, 60),
+      ...Object.entries(usage.tools).flatMap(([toolId, t]) => [
+        ratePolicy(toolId, t.rate.limit, t.rate.burst, t.rate.windowSec),
+        ...quotaItems(toolId, 'tool', t.quota, now),
+      ]),
+      ...quotaItems('', 'key', usage.quota, now),
+    ];
+    return reply.header('RateLimit', own).header('RateLimit-Policy', policyField(items)).send(usage);
   });
 }

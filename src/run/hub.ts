@@ -19,7 +19,7 @@ import type { ToolDefinition } from '../shared/tool-def.js';
 import { inputBytes, type ResolvedInput, validateInput } from './input.js';
 import type { RunMemory } from './run-memory.js';
 import { logFailure, roundMs, runRecord, toRunError } from './run-report.js';
-import type { RunCall, RunResult } from './run-types.js';
+import type { RunCall, RunFailure, RunResult } from './run-types.js';
 import { checkSwitches } from './switches.js';
 
 export interface HubParts {
@@ -146,14 +146,15 @@ export class Hub {
         cached: validated || hit !== undefined,
         tier: call.tier,
       });
-      rate = rateReport(def.id, policy, check.rate, check.ok ? 0 : check.refusal.retryAfterSec);
+      rate = rateReport(def.id, policy, call.tier, check);
       const tier = call.tier?.name ?? 'none';
       if (!check.ok) {
-        const { code, message, retryAfterSec, scope, quota } = check.refusal;
+        const { code, message, retryAfterSec, quota } = check.refusal;
         if (quota) metrics.quota.refused(tier, quota);
+        // The report names the limit that refused, in the headers and in `rateLimit`.
         throw new HubError(code, message, {
           headers: { ...rate.headers, 'Retry-After': retryAfterSec },
-          rateLimit: { ...rate.info, scope, ...(quota ? { quota } : {}) },
+          rateLimit: rate.info,
         });
       }
       if (check.quota) {
@@ -219,18 +220,22 @@ export class Hub {
     }
   }
 
-  /** A refusal as the run's answer: its meta and rate report attached, counted in the metrics. */
+  /**
+   * A refusal as the run's answer: its meta and rate report attached (the report also apart,
+   * for a batch request's answer to merge), counted in the metrics.
+   */
   private fail(
     call: RunCall,
     toolId: string,
     meta: RunMeta,
     rate: RateReport | undefined,
     err: unknown,
-  ): { ok: false; error: HubError } {
+  ): RunFailure {
     if (!(err instanceof HubError)) throw err;
     err.runtime ??= meta;
-    if (rate) err.rateLimit ??= rate.info;
     this.parts.metrics.recordRun(runRecord(call, toolId, err.code));
-    return { ok: false, error: err };
+    if (!rate) return { ok: false, error: err };
+    err.rateLimit ??= rate.info;
+    return { ok: false, error: err, rate };
   }
 }

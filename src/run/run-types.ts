@@ -34,7 +34,14 @@ export interface RunCall {
  * (already serialised once, in the worker) with its meta and rate report, or the error.
  * A HubError carries its `runtime` block, `rateLimit` and headers once they are known.
  */
-export type RunResult = RunSuccess | { ok: false; error: HubError };
+export type RunResult = RunSuccess | RunFailure;
+
+/** A refusal or failure; `rate` once the limits were checked (a batch request's answer merges it). */
+export interface RunFailure {
+  ok: false;
+  error: HubError;
+  rate?: RateReport;
+}
 
 export interface RunSuccess {
   ok: true;
