@@ -70,9 +70,15 @@ export class Limits {
     // Calls given up on that Redis took after all: what they counted there is not owed again.
     this.shared = redis
       ? new RedisStore(redis, undefined, {
-          decided: (rs, replies) => rs.forEach((r, i) => insurance!.alsoDecided(r, replies[i]!)),
-          released: (rs) => rs.forEach((r) => insurance!.alsoReleased(r)),
-          settled: (rs) => rs.forEach((r) => insurance!.confirm(r.id)),
+          decided: (rs, replies) => {
+            for (const [i, r] of rs.entries()) insurance!.alsoDecided(r, replies[i]!);
+          },
+          released: (rs) => {
+            for (const r of rs) insurance!.alsoReleased(r);
+          },
+          settled: (rs) => {
+            for (const r of rs) insurance!.confirm(r.id);
+          },
         })
       : null;
     this.storePolicies = new StorePolicies(leaseMs);
