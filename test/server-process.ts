@@ -21,6 +21,8 @@ export interface StartOptions {
   openFiles?: number;
   /** The port to listen on, when the env names it too (PUBLIC_BASE_URL); default a free one. */
   port?: number;
+  /** Ready on the insurance limiter will do (a Redis that is not there, on purpose). */
+  degraded?: boolean;
 }
 
 /** A server that could not bind the port it was given: another process took it first. */
@@ -90,7 +92,8 @@ async function startOn(port: number, env: Record<string, string>, opts: StartOpt
       // With Redis configured, ready means counting in Redis, not on the insurance store.
       if (
         res.ok &&
-        (!(env.REDIS_URL || env.REDIS_CLUSTER_NODES || env.REDIS_SENTINELS) ||
+        (opts.degraded ||
+          !(env.REDIS_URL || env.REDIS_CLUSTER_NODES || env.REDIS_SENTINELS) ||
           ((await res.json()) as { limiterStore: string }).limiterStore === 'redis')
       )
         break;
