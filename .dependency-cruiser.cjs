@@ -16,6 +16,7 @@
  *   routes   the HTTP routes (they register the declarations of the catalogue)
  *   plugins  the fastify plugins (they mount the routes, the catalogue, MCP, the pages)
  *   app      buildApp, the server and the primary of HUB_PROCESSES
+ *            (with its questions to the processes and its handoffs of connections)
  */
 const LAYERS = [
   ['shared', ['src/shared/', 'src/tool-kit/', 'src/worker-protocol/', 'src/paths.ts']],
@@ -49,7 +50,16 @@ const LAYERS = [
   ['content', ['src/docs/', 'src/catalogue/', 'src/pages/', 'src/mcp/']],
   ['routes', ['src/routes/']],
   ['plugins', ['src/plugins/']],
-  ['app', ['src/app.ts', 'src/server.ts', 'src/cluster/primary.ts']],
+  [
+    'app',
+    [
+      'src/app.ts',
+      'src/server.ts',
+      'src/cluster/primary.ts',
+      'src/cluster/gather.ts',
+      'src/cluster/handoff.ts',
+    ],
+  ],
 ];
 
 /** Tests drive their module from above: they are outside the layers. */

@@ -1,4 +1,5 @@
 import { type Aggregator, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { PROCESSES_GAUGE } from './cluster/messages.js';
 import { FastCounter, FastHistogram } from './fast-metrics.js';
 
 import type { PoolStats } from './pool/pool.js';
@@ -210,6 +211,26 @@ export class HubMetrics {
         () => leases().unreleased,
       );
     }
+  }
+
+  /**
+   * `toolhub_processes{state}` for this process: 1 under `ready` or `not_ready` as `ready()`
+   * says (docs/operations.md, "Health and readiness"); with HUB_PROCESSES > 1 the primary
+   * adds the processes only it sees, and the scrape sums them (src/cluster/primary.ts).
+   */
+  processState(ready: () => boolean): void {
+    new Gauge({
+      ...PROCESSES_GAUGE,
+      labelNames: [...PROCESSES_GAUGE.labelNames],
+      registers: [this.registry],
+      collect() {
+        const now = ready();
+        this.labels('ready').set(now ? 1 : 0);
+        this.labels('not_ready').set(now ? 0 : 1);
+        this.labels('starting').set(0);
+        this.labels('down').set(0);
+      },
+    });
   }
 
   recordRun(run: RunRecord): void {

@@ -148,7 +148,8 @@ export const ROUTE_DOCS = {
     url: '/readyz',
     operationId: 'readyz',
     summary: 'Ready: workers up and not shedding load; limiter store redis, memory or degraded',
-    description: 'For load balancers and orchestrators; exempt from the junk limit and load shedding.',
+    description:
+      'For load balancers and orchestrators; exempt from the junk limit and load shedding. With HUB_PROCESSES > 1 it answers for the box: ready once every process has been (its boot), then while at least one is; `processes` says how many are.',
     tag: 'operations',
     answers: {
       200: {

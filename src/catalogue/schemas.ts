@@ -336,9 +336,19 @@ export const RESPONSE_SCHEMAS = {
       processes: {
         type: 'object',
         description:
-          'With HUB_PROCESSES > 1: the API processes of the box and how many are ready (ready needs all)',
-        required: ['total', 'ready'],
-        properties: { total: { type: 'integer' }, ready: { type: 'integer' } },
+          'With HUB_PROCESSES > 1: the API processes of the box by state (they add up to total); the box is ready once every process has been (its boot), then while at least one is',
+        required: ['total', 'ready', 'notReady', 'starting', 'down'],
+        properties: {
+          total: { type: 'integer', description: 'HUB_PROCESSES: the processes of the box' },
+          ready: { type: 'integer', description: 'processes that said they are ready' },
+          notReady: {
+            type: 'integer',
+            description:
+              'processes listening but not ready (workers loading, shedding load) or silent for 1 s',
+          },
+          starting: { type: 'integer', description: 'processes started and not yet listening' },
+          down: { type: 'integer', description: 'processes dead and waiting to be started again' },
+        },
       },
       limiterStore: {
         enum: ['redis', 'memory', 'degraded'],

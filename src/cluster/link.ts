@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { isMessage, type Question } from './messages.js';
+import { isMessage, type Message, type Question } from './messages.js';
 
 /** How long a process waits for the primary's answer (a scrape, a readiness probe). */
 const ASK_TIMEOUT_MS = 5000;
@@ -36,8 +36,11 @@ export class ProcessLink {
     this.providers.set(what, answer);
   }
 
-  /** The primary's answer over every process; rejects when none comes in time. */
-  ask(what: Question): Promise<unknown> {
+  /**
+   * The primary's answer over every process; rejects when none comes in time. `own`: this
+   * process's own part, sent along so that the primary need not ask it back.
+   */
+  ask(what: Question, own?: unknown): Promise<unknown> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -48,7 +51,7 @@ export class ProcessLink {
         clearTimeout(timer);
         resolve(value);
       });
-      process.send?.({ toolhub: 'ask', id, what });
+      process.send?.({ toolhub: 'ask', id, what, own } satisfies Message);
     });
   }
 

@@ -3,14 +3,23 @@ import { pino } from 'pino';
 import {
   AggregatorRegistry,
   Counter,
+  Gauge,
   type MetricObjectWithValues,
   type MetricValue,
   Registry,
 } from 'prom-client';
-import { type BoxReadiness, isMessage, type Message, type Question } from './messages.js';
+import { Gatherer } from './gather.js';
+import { Handoffs } from './handoff.js';
+import { type BoxAnswer, isMessage, type Message, PROCESSES_GAUGE } from './messages.js';
 
-/** How long the primary waits for each process's part of an answer. */
+/** How long the primary waits for each process's part of a scrape. */
 const TELL_TIMEOUT_MS = 2000;
+/**
+ * How long it waits for each other process to say whether it is ready: one that cannot say
+ * within 1 s lags past the default shedding bound (PRESSURE_MAX_EVENT_LOOP_DELAY_MS), and
+ * the probe answers within the readiness probe's 2 s timeout (deploy/kubernetes/).
+ */
+const READY_TIMEOUT_MS = 1000;
 /** A process that died is started again after this, doubled per death in a row up to the cap. */
 const RESTART_FIRST_MS = 100;
 const RESTART_MAX_MS = 10_000;
@@ -28,9 +37,10 @@ export interface PrimaryOptions {
 /**
  * The primary of HUB_PROCESSES > 1 (docs/operations.md, "Every core of the box"): it serves
  * nothing itself. It starts the API processes on one port (node:cluster), starts again one
- * that dies (with backoff, a log line and `toolhub_process_restarts_total`), passes SIGHUP
- * to every process, drains them all on SIGTERM, and answers their questions about the box:
- * the sum of their metrics (one scrape, prom-client's aggregation) and whether all are ready.
+ * that dies (with backoff, a log line and `toolhub_process_restarts_total`) and hands the
+ * connections it still owed to another, passes SIGHUP to every process, drains them all on
+ * SIGTERM, and answers their questions about the box: the sum of their metrics (one
+ * scrape, prom-client's aggregation) and how many of them are ready.
  */
 export function runPrimary(opts: PrimaryOptions): void {
   const log = pino({ level: opts.logLevel, base: { pid: process.pid, role: 'primary' } });
@@ -40,24 +50,58 @@ export function runPrimary(opts: PrimaryOptions): void {
     help: 'API processes started again after one died (HUB_PROCESSES > 1)',
     registers: [registry],
   });
+  // The primary's part of the gauge: what only it sees. Each process that answers the
+  // scrape reports itself (src/metrics.ts).
+  const states = new Gauge({
+    ...PROCESSES_GAUGE,
+    labelNames: [...PROCESSES_GAUGE.labelNames],
+    registers: [registry],
+  });
   const bySlot = new Map<number, Worker>();
   const deaths = new Map<number, number>();
-  const pending = new Map<number, { parts: unknown[]; expected: number; done: () => void }>();
-  let nextTell = 0;
+  /** Processes that have listened: their link to the primary is up (the app is built first). */
+  const listening = new WeakSet<Worker>();
+  const gatherer = new Gatherer();
   let closing = false;
   let listened = false;
+  /** Every process has been ready at once (see `readiness`). */
+  let booted = false;
+
+  /** The processes that can answer a question or take a connection now, `except` one. */
+  const live = (except?: Worker) =>
+    [...bySlot.values()].filter((w) => w !== except && listening.has(w) && w.isConnected());
+  const handoffs = new Handoffs(live);
+  /** Started and not yet listening (a process that died booting is down). */
+  const startingCount = (except?: Worker) =>
+    [...bySlot.values()].filter((w) => w !== except && !listening.has(w) && w.isConnected()).length;
 
   const start = (slot: number) => {
     const worker = cluster.fork(opts.env);
     const startedAt = Date.now();
     bySlot.set(slot, worker);
+    handoffs.watch(worker);
+    // A message to a process that has just died fails (EPIPE, channel closed); node:cluster
+    // re-emits that on the worker, where an unhandled 'error' would end the primary and
+    // with it every process of the box.
+    worker.on('error', (err: Error) =>
+      log.warn({ slot, reason: err.message }, 'a message to an API process failed'),
+    );
     worker.on('message', (m: unknown) => {
       if (isMessage(m)) void onMessage(worker, m);
     });
     worker.once('listening', () => {
       listened = true;
+      listening.add(worker);
     });
+    const gone = () => {
+      gatherer.gone(worker);
+      const owed = handoffs.gone(worker);
+      if (owed > 0)
+        log.warn({ slot, connections: owed }, 'connections handed to an API process that died go to another');
+    };
+    worker.once('disconnect', gone);
     worker.on('exit', (code, signal) => {
+      gone();
       if (bySlot.get(slot) === worker) bySlot.delete(slot);
       if (closing) return;
       // No process of the box has ever listened: the boot fails (a port in use, say; the
@@ -78,42 +122,44 @@ export function runPrimary(opts: PrimaryOptions): void {
     });
   };
 
-  /** Every live process's part of `what`, those that answer in time. */
-  const gather = (what: Question): Promise<unknown[]> => {
-    const id = nextTell++;
-    const workers = [...bySlot.values()].filter((w) => w.isConnected());
-    return new Promise((resolve) => {
-      const entry = { parts: [] as unknown[], expected: workers.length, done: () => {} };
-      const timer = setTimeout(() => entry.done(), TELL_TIMEOUT_MS);
-      entry.done = () => {
-        clearTimeout(timer);
-        pending.delete(id);
-        resolve(entry.parts);
-      };
-      pending.set(id, entry);
-      if (workers.length === 0) entry.done();
-      for (const w of workers) w.send({ toolhub: 'tell', id, what } satisfies Message);
-    });
+  /**
+   * Whether the box can serve, and how many processes are ready: the asker says for itself
+   * (`own`), the other listening ones are asked; those starting or dead are counted, never
+   * waited for. The box is ready once all its processes have been (its boot: a release
+   * whose processes cannot all start is not taken for one that serves), then while any is.
+   */
+  const readiness = async (asker: Worker, own: unknown): Promise<BoxAnswer> => {
+    const others = live(asker);
+    const starting = startingCount(asker);
+    const parts = await gatherer.ask(others, 'ready', READY_TIMEOUT_MS);
+    const ready = [own, ...parts.values()].filter((p) => p === true).length;
+    const total = opts.processes;
+    if (ready === total) booted = true;
+    const down = total - others.length - 1 - starting;
+    return {
+      ok: booted && ready > 0,
+      processes: { total, ready, notReady: others.length + 1 - ready, starting, down },
+    };
   };
 
-  const answerOf = async (what: Question): Promise<unknown> => {
-    const parts = await gather(what);
-    if (what === 'ready') {
-      return { total: opts.processes, ready: parts.filter((p) => p === true).length } satisfies BoxReadiness;
-    }
-    const all = parts.filter(Array.isArray) as MetricObjectWithValues<MetricValue<string>>[][];
+  /** The box's scrape: every listening process's metrics, and the primary's own, summed. */
+  const metrics = async (): Promise<string> => {
+    const asked = live();
+    const starting = startingCount();
+    const parts = await gatherer.ask(asked, 'metrics', TELL_TIMEOUT_MS);
+    const all = [...parts.values()].filter(Array.isArray) as MetricObjectWithValues<MetricValue<string>>[][];
+    states.labels('ready').set(0);
+    states.labels('not_ready').set(asked.length - all.length);
+    states.labels('starting').set(starting);
+    states.labels('down').set(opts.processes - asked.length - starting);
     return AggregatorRegistry.aggregate([...all, await registry.getMetricsAsJSON()]).metrics();
   };
 
   const onMessage = async (worker: Worker, m: Message) => {
     if (m.toolhub === 'hup-ready') hupReady.add(worker);
-    else if (m.toolhub === 'told') {
-      const entry = pending.get(m.id);
-      if (!entry) return;
-      entry.parts.push(m.value);
-      if (entry.parts.length >= entry.expected) entry.done();
-    } else if (m.toolhub === 'ask') {
-      const value = await answerOf(m.what);
+    else if (m.toolhub === 'told') gatherer.told(worker, m.id, m.value);
+    else if (m.toolhub === 'ask') {
+      const value = m.what === 'ready' ? await readiness(worker, m.own) : await metrics();
       if (worker.isConnected()) worker.send({ toolhub: 'answer', id: m.id, value } satisfies Message);
     }
   };
