@@ -37,7 +37,23 @@ export async function buildTestApp(env: Record<string, string> = {}, realTools =
   await app.ready();
   // The boot stops waiting for the workers after a bound; tests start from a warm pool.
   await app.pool.warmUp();
+  await settled(app);
   return app;
+}
+
+/**
+ * With a Redis that answers: waits (at most 10 s) until the eviction policy of the limiter's
+ * Redis is read and the result cache's connection is up, so a test's first run finds the
+ * result cache as it will stay (docs/operations.md, "Result cache").
+ */
+async function settled(app: TestApp): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (
+    Date.now() < deadline &&
+    app.limits.redis?.client.status === 'ready' &&
+    (app.limiterEviction?.state === null || app.resultCacheState() === 'degraded')
+  )
+    await new Promise((r) => setTimeout(r, 25));
 }
 
 /** A key prefix of its own for every test run, so runs never share Redis counters. */

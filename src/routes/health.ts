@@ -3,11 +3,13 @@ import { routeSchema } from '../catalogue/route-doc.js';
 import { ROUTE_DOCS } from '../catalogue/route-docs.js';
 import { ProcessLink } from '../cluster/link.js';
 import type { BoxReadiness } from '../cluster/messages.js';
+import { policyNames } from '../limits/eviction-watch.js';
 
 /**
  * `/healthz`: the process is alive. `/readyz`: every worker has loaded its tools and the
  * instance is not shedding load (503 otherwise), and with HUB_PROCESSES > 1 so is every process
- * of the box; the limiter store is `redis`, `memory` or `degraded`.
+ * of the box; the limiter store is `redis`, `memory` or `degraded`, with the eviction policy of
+ * its Redis (docs/operations.md, "Health and readiness"), and the result cache's shared layer.
  */
 export default async function healthRoutes(app: FastifyInstance): Promise<void> {
   const localReady = () => app.pool.warm && app.pool.stats().workers > 0 && !app.isUnderPressure();
@@ -21,6 +23,11 @@ export default async function healthRoutes(app: FastifyInstance): Promise<void> 
     const pool = app.pool.stats();
     const redis = app.limits.redis;
     const limiterStore = redis === null ? 'memory' : redis.degraded ? 'degraded' : 'redis';
+    const watched = app.limiterEviction;
+    const state = watched?.state ?? null;
+    const eviction = watched
+      ? { maxmemoryPolicy: state ? policyNames(state) : null, evictable: state ? state.evictable : null }
+      : null;
     const pressured = app.isUnderPressure();
     // HUB_PROCESSES > 1: ready only when every process of the box is.
     const box = link ? ((await link.ask('ready').catch(() => null)) as BoxReadiness | null) : null;
@@ -47,6 +54,8 @@ export default async function healthRoutes(app: FastifyInstance): Promise<void> 
         capacity: pool.capacity,
       },
       limiterStore,
+      ...(eviction ? { limiterRedis: eviction } : {}),
+      resultCache: app.resultCacheState(),
       ...(box ? { processes: box } : {}),
     };
   });

@@ -71,7 +71,8 @@ describe('the result cache', () => {
     expect(big.headers['cache-status']).toBe('toolhub; fwd=miss; detail=too-large');
     expect((await get(app, 'fx-big', '4')).json().runtime.cached).toBeUndefined();
     const small = await get(app, 'fx-big', '1');
-    expect(small.headers['cache-status']).toBe('toolhub; fwd=miss; stored');
+    // No Redis here: stored in this instance's memory, and said so.
+    expect(small.headers['cache-status']).toBe('toolhub; fwd=miss; stored; detail=memory');
     expect((await get(app, 'fx-big', '1')).json().runtime.cached).toBe(true);
   });
 
@@ -116,7 +117,9 @@ describe('the result cache', () => {
     try {
       // Two apps are two replicas: a result stored by one is a hit on the other, same code.
       const one = await buildTestApp(env);
-      expect((await get(one, 'fx-ver', 'v')).headers['cache-status']).toBe('toolhub; fwd=miss; stored');
+      expect((await get(one, 'fx-ver', 'v')).headers['cache-status']).toBe(
+        'toolhub; fwd=miss; stored; detail=shared',
+      );
       await one.close();
       const two = await buildTestApp(env);
       const hit = await get(two, 'fx-ver', 'v');

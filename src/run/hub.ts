@@ -1,6 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import { type Tier, TierPolicies } from '../auth/tiers.js';
 import { matchesEtag } from '../cache/content-key.js';
+
 import type { RunAddress, RunCache } from '../cache/run-cache.js';
 import type { ToolPolicy } from '../config/policy.js';
 import { HubError } from '../errors.js';
@@ -16,6 +17,7 @@ import type { RegisteredTool } from '../registry.js';
 import type { RunMeta } from '../run-meta.js';
 import { quote } from '../shared/quote.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
+import { hitOutcome, onlyIfCachedMiss } from './cache-answers.js';
 import { inputBytes, type ResolvedInput, validateInput } from './input.js';
 import type { RunMemory } from './run-memory.js';
 import { logFailure, roundMs, runRecord, toRunError } from './run-report.js';
@@ -136,14 +138,17 @@ export class Hub {
   async execute(p: PreparedRun, validated = false): Promise<RunResult> {
     const { call, def, policy, meta, address } = p;
     const { cache, metrics } = this.parts;
+    const directives = call.cacheControl;
     let rate: RateReport | undefined;
     try {
-      const hit =
+      const { hit, declined } =
         validated || address === null || policy.cacheTtlSec <= 0
-          ? undefined
-          : await cache.lookup(def.id, address.key);
+          ? {}
+          : await cache.lookup(def.id, address.key, directives);
+      // only-if-cached with nothing to answer from: an answer without a run, as a hit is.
+      const notCached = !validated && hit === undefined && directives?.onlyIfCached === true;
       const check = await this.parts.limits.check(def.id, call.client, policy, {
-        cached: validated || hit !== undefined,
+        cached: validated || hit !== undefined || notCached,
         tier: call.tier,
       });
       rate = rateReport(def.id, policy, check.rate, check.ok ? 0 : check.refusal.retryAfterSec);
@@ -160,6 +165,7 @@ export class Hub {
         const q = check.quota;
         metrics.quota.used(tier, q.entry, q.used, q.limit, q.msLeft);
       }
+      if (notCached) throw onlyIfCachedMiss(def.id, address, policy.cacheTtlSec, declined, rate);
       const etag = address ? { etag: address.etag } : {};
       if (validated || hit) {
         metrics.recordRun(runRecord(call, def.id, 'ok'));
@@ -177,7 +183,7 @@ export class Hub {
           };
         }
         meta.cached = true;
-        const outcome = { status: 'hit', layer: hit!.layer, ttlSec: hit!.ttlSec } as const;
+        const outcome = hitOutcome(hit!);
         return { ok: true, toolId: def.id, resultJson: hit!.json, meta, rate, cache: outcome, ...etag };
       }
       const outcome = await this.runOnPool(p, check.lease!, rate);
@@ -190,7 +196,7 @@ export class Hub {
         return { ok: false, error: toRunError(outcome, meta, rate) };
       }
       // A store is awaited (every replica has the result once it is answered); a bypass takes no turn.
-      let kept = cache.keep(def.id, address, outcome.json, policy.cacheTtlSec);
+      let kept = cache.keep(def.id, address, outcome.json, policy.cacheTtlSec, directives, declined);
       if (kept instanceof Promise) kept = await kept;
       return { ok: true, toolId: def.id, resultJson: outcome.json, meta, rate, cache: kept, ...etag };
     } catch (err) {
