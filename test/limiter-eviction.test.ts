@@ -8,7 +8,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { policyFile, redisPrefix } from './helpers.js';
-import { redisCli } from './private-cluster.js';
+import { redisCli, waitFor } from './private-cluster.js';
 import { PrivateRedis } from './private-redis.js';
 import { type Instance, startInstance, stopInstance } from './server-process.js';
 
@@ -119,5 +119,54 @@ describe('the result cache on a Redis of its own', () => {
     expect(await readyz(hub.base)).toMatchObject({
       limiterRedis: { maxmemoryPolicy: 'noeviction', evictable: false },
     });
+  }, 120_000);
+});
+
+describe('a failover onto a node that can evict', () => {
+  const limiter = new PrivateRedis(['--maxmemory-policy', 'noeviction']);
+  let hub: Instance | undefined;
+  afterAll(async () => {
+    await stopInstance(hub);
+    await limiter.stop();
+  });
+
+  it('is read on the reconnect: flagged, the shared layer off, and back on when the policy is', async () => {
+    await limiter.start();
+    const env = {
+      REDIS_URL: limiter.url,
+      REDIS_PREFIX: redisPrefix(),
+      POLICY_FILE: await policyFile(POLICY),
+    };
+    hub = await startInstance(env);
+    expect(await readyz(hub.base)).toMatchObject({
+      limiterRedis: { maxmemoryPolicy: 'noeviction', evictable: false },
+      resultCache: 'shared',
+    });
+    expect((await spend(hub.base, 0, 1))[0]!.cache).toBe('toolhub; fwd=miss; stored; detail=shared');
+    // The node the hub reconnects to has another policy (what a failover can land on).
+    const reconnect = async (policy: string) => {
+      await redisCli(limiter.port, 'config', 'set', 'maxmemory-policy', policy);
+      await redisCli(limiter.port, 'client', 'kill', 'type', 'normal');
+    };
+    await reconnect('allkeys-lru');
+    await waitFor(
+      'the new policy on /readyz',
+      async () => (await readyz(hub!.base)).limiterRedis?.evictable === true,
+    );
+    expect(await readyz(hub.base)).toMatchObject({
+      limiterRedis: { maxmemoryPolicy: 'allkeys-lru' },
+      resultCache: 'in-process',
+    });
+    expect(await (await fetch(`${hub.base}/metrics`)).text()).toMatch(/^toolhub_limiter_redis_evictable 1$/m);
+    expect((await spend(hub.base, 1, 1))[0]!.cache).toBe('toolhub; fwd=miss; stored; detail=memory');
+    expect(hub.stdout()).toMatch(/maxmemory-policy allkeys-lru.*noeviction/);
+
+    await reconnect('noeviction');
+    await waitFor(
+      'the safe policy on /readyz',
+      async () => (await readyz(hub!.base)).resultCache === 'shared',
+    );
+    expect(await (await fetch(`${hub.base}/metrics`)).text()).toMatch(/^toolhub_limiter_redis_evictable 0$/m);
+    expect((await spend(hub.base, 2, 1))[0]!.cache).toBe('toolhub; fwd=miss; stored; detail=shared');
   }, 120_000);
 });
