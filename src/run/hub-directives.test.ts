@@ -39,7 +39,8 @@ describe('request directives on a cached tool', () => {
     expect(status(hit)).toMatch(/^toolhub; hit; ttl=\d+; detail=memory$/);
     expect(Number(hit.headers.age)).toBeGreaterThanOrEqual(0);
     expect(Number(hit.headers.age)).toBeLessThanOrEqual(60);
-    for (const headers of [{ 'cache-control': 'no-cache' }, { pragma: 'no-cache' }]) {
+    const forcing: Record<string, string>[] = [{ 'cache-control': 'no-cache' }, { pragma: 'no-cache' }];
+    for (const headers of forcing) {
       const before = await pooled();
       const forced = await get(app, 'fx-echo', text, headers);
       expect(forced.statusCode).toBe(200);
