@@ -349,7 +349,7 @@ export const RESPONSE_SCHEMAS = {
       resultCache: {
         enum: ['shared', 'in-process', 'degraded'],
         description:
-          "The result cache's shared layer: shared (results in Redis for every replica), in-process (none: CACHE_SHARED false, no Redis for it, or the limiter's Redis can evict), degraded (its Redis is away: in-process until it answers)",
+          "The result cache's shared layer: shared (results in Redis for every replica), in-process (none: CACHE_SHARED false, no Redis for it, or the limiter's Redis can evict or has not been read yet), degraded (its Redis is away: in-process until it answers)",
       },
     },
   },
