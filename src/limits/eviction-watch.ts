@@ -23,12 +23,13 @@ export function policyOf(info: string): string | undefined {
 
 /**
  * Reads the eviction policy of the limiter's Redis (docs/operations.md, "Redis and its
- * failure modes"): when asked (`check()`, at boot), on every reconnect (a Sentinel failover can land on a
- * node configured otherwise), on a Cluster's new node or slot refresh, and every
- * `intervalMs` (a `CONFIG SET` changes it without a reconnect). It reads `INFO memory`,
- * which a managed Redis answers where CONFIG is disabled, on every master of a Cluster. A
- * change, the first read included, is published on EVENTS.limiterEviction; a read that fails
- * changes nothing, is tried again shortly, and never counts against the limiter's breaker.
+ * failure modes"): when asked (`check()`, at boot), on every reconnect (a Sentinel failover
+ * can land on a node configured otherwise), on a Cluster's new node or slot refresh (a
+ * promoted replica), and every `intervalMs` (a `CONFIG SET` changes it without a reconnect).
+ * It reads `INFO memory`, which a managed Redis answers where CONFIG is disabled, on every
+ * master of a Cluster. A change, the first read included, is published on
+ * EVENTS.limiterEviction; a read that fails changes nothing, is tried again shortly, and never
+ * counts against the limiter's breaker.
  */
 export class EvictionWatch {
   private last: EvictionState | null = null;

@@ -1,7 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import { type Tier, TierPolicies } from '../auth/tiers.js';
 import { matchesEtag } from '../cache/content-key.js';
-
 import type { RunAddress, RunCache } from '../cache/run-cache.js';
 import type { ToolPolicy } from '../config/policy.js';
 import { HubError } from '../errors.js';
@@ -132,8 +131,9 @@ export class Hub {
 
   /**
    * Admits and answers a prepared run. `validated`: the caller holds the current result
-   * (If-None-Match named its ETag), so the answer is 304 and nothing runs. A hit, like a 304,
-   * counts toward the rate limit but takes no slot and no budget (docs/api.md).
+   * (If-None-Match named its ETag), so the answer is 304 and nothing runs. A hit, like a 304
+   * and like only-if-cached's 504, counts toward the rate limit but takes no slot and no budget;
+   * a computation the call's Cache-Control forced is a run like any other (docs/api.md).
    */
   async execute(p: PreparedRun, validated = false): Promise<RunResult> {
     const { call, def, policy, meta, address } = p;
