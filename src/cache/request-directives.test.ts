@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { declines, readCacheDirectives } from './request-directives.js';
 
@@ -58,9 +59,30 @@ describe('readCacheDirectives', () => {
       onlyIfCached: true,
     });
     expect(readCacheDirectives(',,,', undefined)).toBeUndefined();
-    // A long field is read in one pass, whatever it holds.
+    expect(readCacheDirectives('x="a\\"b, no-store", max-age=2', undefined)).toEqual({
+      ...none,
+      maxAgeSec: 2,
+    });
+    // An unterminated quote holds the rest of the field.
+    expect(readCacheDirectives('no-cache, x="open, no-store', undefined)).toEqual({ ...none, noCache: true });
+    // Long fields, of many elements or of many opened quotes, are read whole.
     const long = `${'x=1, '.repeat(2000)}no-cache`;
     expect(readCacheDirectives(long, undefined)).toEqual({ ...none, noCache: true });
+    expect(readCacheDirectives(`no-store, ${'x="a,'.repeat(3000)}`, undefined)).toEqual({
+      ...none,
+      noStore: true,
+    });
+  });
+
+  it('never throws, whatever the fields hold', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), fc.string({ maxLength: 50 }), (field, pragma) => {
+        const d = readCacheDirectives(field, pragma);
+        if (d === undefined) return;
+        expect(typeof d.noCache).toBe('boolean');
+        if (d.maxAgeSec !== undefined) expect(d.maxAgeSec).toBeGreaterThanOrEqual(0);
+      }),
+    );
   });
 });
 

@@ -22,16 +22,13 @@ export type Declined = 'no-cache' | 'no-store' | 'max-age' | 'min-fresh';
 
 /** RFC 9111 1.2.2: a delta-seconds past what a cache can hold counts as 2^31. */
 const DELTA_MAX = 2_147_483_648;
-/** `name`, then `=token` or `="quoted"`, up to the next comma. */
-const DIRECTIVE =
-  /[ \t]*([!#$%&'*+.^_`|~0-9A-Za-z-]+)[ \t]*(?:=[ \t]*(?:"((?:[^"\\]|\\.)*)"|([^,\s"]*)))?[ \t]*(?:,|$)/y;
 
 /**
  * The directives of a request's Cache-Control (and Pragma) fields; undefined when neither
  * asks anything of the cache. Names are case-insensitive; an argument may be a token or a
  * quoted string. A `max-age` or `min-fresh` without a readable number is read the careful way
  * (no stored result is used); the same directive twice keeps its stricter value. Text that
- * is not a directive is skipped up to the next comma.
+ * is not a directive is skipped up to the next comma outside quotes.
  */
 export function readCacheDirectives(
   cacheControl: string | string[] | undefined,
@@ -46,19 +43,8 @@ export function readCacheDirectives(
   }
   const d: CacheDirectives = { noCache: false, noStore: false, onlyIfCached: false };
   let any = false;
-  for (let at = 0; at < field.length; ) {
-    DIRECTIVE.lastIndex = at;
-    const m = DIRECTIVE.exec(field);
-    if (!m) {
-      const comma = field.indexOf(',', at);
-      if (comma < 0) break;
-      at = comma + 1;
-      continue;
-    }
-    at = DIRECTIVE.lastIndex;
-    if (m[0].length === 0) break;
-    const arg = m[2] ?? m[3];
-    switch (m[1]!.toLowerCase()) {
+  for (const [name, arg] of directivesOf(field)) {
+    switch (name) {
       case 'no-cache':
         d.noCache = any = true;
         break;
@@ -79,6 +65,68 @@ export function readCacheDirectives(
     }
   }
   return any ? d : undefined;
+}
+
+/** tchar (RFC 9110 5.6.2): the characters of a directive's name and of a token argument. */
+const TCHAR = /^[!#$%&'*+.^_`|~0-9A-Za-z-]$/;
+const SPACE = /^[ \t]$/;
+
+/**
+ * Each `name[=token|="quoted"]` of a field, its name lower-cased, in one pass over it (a
+ * field of 16 KB costs no more than its length, whatever it holds). An element that is not
+ * one is skipped to the next comma outside quotes; an unterminated quote ends the field.
+ */
+function* directivesOf(field: string): Generator<[string, string | undefined]> {
+  const n = field.length;
+  let i = 0;
+  const skip = (re: RegExp) => {
+    while (i < n && re.test(field[i]!)) i++;
+  };
+  /** Past a quoted string at i; false when it is not closed. */
+  const quoted = (): string | undefined => {
+    let value = '';
+    for (i++; i < n; i++) {
+      const c = field[i]!;
+      if (c === '"') {
+        i++;
+        return value;
+      }
+      if (c === '\\' && i + 1 < n) i++;
+      value += field[i];
+    }
+    return undefined;
+  };
+  while (i < n) {
+    skip(/^[ \t,]$/);
+    const start = i;
+    skip(TCHAR);
+    const name = field.slice(start, i).toLowerCase();
+    skip(SPACE);
+    let arg: string | undefined;
+    let whole = name !== '';
+    if (whole && field[i] === '=') {
+      i++;
+      skip(SPACE);
+      if (field[i] === '"') {
+        arg = quoted();
+        if (arg === undefined) return;
+      } else {
+        const from = i;
+        skip(TCHAR);
+        arg = field.slice(from, i);
+      }
+      skip(SPACE);
+    }
+    if (i < n && field[i] !== ',') {
+      whole = false;
+      while (i < n && field[i] !== ',') {
+        if (field[i] === '"') {
+          if (quoted() === undefined) return;
+        } else i++;
+      }
+    }
+    if (whole) yield [name, arg];
+  }
 }
 
 /** delta-seconds (1*DIGIT), capped at 2^31; undefined when not one. */
