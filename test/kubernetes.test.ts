@@ -160,7 +160,9 @@ describe('the manifests agree with each other and with the hub', () => {
       expect(matches(find('Service', name).spec.selector, redisPod.metadata.labels), name).toBe(true);
       const policy = find('NetworkPolicy', name).spec;
       expect(matches(policy.podSelector.matchLabels, redisPod.metadata.labels), name).toBe(true);
-      expect(matches(policy.ingress[0].from[0].podSelector.matchLabels, pod.metadata.labels), name).toBe(true);
+      expect(matches(policy.ingress[0].from[0].podSelector.matchLabels, pod.metadata.labels), name).toBe(
+        true,
+      );
       // Each Service and NetworkPolicy selects its own Redis only.
       const [, other] = redisPods.find(([n]) => n !== name)!;
       expect(matches(find('Service', name).spec.selector, other.metadata.labels), name).toBe(false);
@@ -184,7 +186,7 @@ describe('the manifests agree with each other and with the hub', () => {
     expect(config.CACHE_REDIS_URL).toBe(`redis://${cache.metadata.name}:${cache.spec.ports[0].port}`);
   });
 
-  it("the limiter's Redis never evicts; the result cache's evicts least recently used results (docs/operations.md, \"Result cache\")", () => {
+  it('the limiter\'s Redis never evicts; the result cache\'s evicts least recently used results (docs/operations.md, "Result cache")', () => {
     const policyOf = (name: string) => {
       const args: string[] = find('Deployment', name).spec.template.spec.containers[0].args;
       return {
@@ -193,7 +195,10 @@ describe('the manifests agree with each other and with the hub', () => {
       };
     };
     expect(policyOf('tool-hub-redis').policy).toBe('noeviction');
-    expect(policyOf('tool-hub-cache-redis')).toEqual({ policy: 'allkeys-lru', maxmemory: expect.any(String) });
+    expect(policyOf('tool-hub-cache-redis')).toEqual({
+      policy: 'allkeys-lru',
+      maxmemory: expect.any(String),
+    });
   });
 
   it('runs as the image user, read-only, without privilege escalation or capabilities', () => {
