@@ -96,8 +96,10 @@ describe('declines', () => {
     expect(declines({ ...none, noStore: true, noCache: true }, entry, now)).toBe('no-store');
     expect(declines({ ...none, maxAgeSec: 10 }, entry, now)).toBeUndefined();
     expect(declines({ ...none, maxAgeSec: 9 }, entry, now)).toBe('max-age');
-    // max-age=0: only an answer of this very millisecond would do.
+    // max-age=0: no stored result at all, not even one of this very millisecond.
     expect(declines({ ...none, maxAgeSec: 0 }, entry, now)).toBe('max-age');
+    expect(declines({ ...none, maxAgeSec: 0 }, { ...entry, storedAt: now }, now)).toBe('max-age');
+    expect(declines({ ...none, maxAgeSec: 1 }, { ...entry, storedAt: now }, now)).toBeUndefined();
     expect(declines({ ...none, minFreshSec: 50 }, entry, now)).toBeUndefined();
     expect(declines({ ...none, minFreshSec: 51 }, entry, now)).toBe('min-fresh');
     expect(declines({ ...none, onlyIfCached: true }, entry, now)).toBeUndefined();

@@ -143,10 +143,11 @@ export function declines(
 ): Declined | undefined {
   if (d.noStore) return 'no-store';
   if (d.noCache) return 'no-cache';
-  // An entry of unknown age (written by an older hub) is too old for any max-age.
+  // An entry of unknown age (written by an older hub) is too old for any max-age, and max-age=0
+  // takes none, even one stored this very millisecond: clients send it to have a fresh answer.
   if (
     d.maxAgeSec !== undefined &&
-    (entry.storedAt === undefined || now - entry.storedAt > d.maxAgeSec * 1000)
+    (d.maxAgeSec === 0 || entry.storedAt === undefined || now - entry.storedAt > d.maxAgeSec * 1000)
   )
     return 'max-age';
   if (d.minFreshSec !== undefined && entry.expiresAt - now < d.minFreshSec * 1000) return 'min-fresh';
