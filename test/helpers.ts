@@ -56,6 +56,14 @@ async function settled(app: TestApp): Promise<void> {
     await new Promise((r) => setTimeout(r, 25));
 }
 
+/**
+ * A Redis command bound for tests that assert where a result went (`Cache-Status: …;
+ * detail=shared`) or an exact limit: a loaded 2-core machine can hold a reply past the default
+ * 200 ms, which sends a store to the in-process layer (and says so) or a limiter call to the
+ * insurance store, and such a test astray. A Redis that is stopped still fails at once.
+ */
+export const PATIENT = { REDIS_COMMAND_TIMEOUT_MS: '2000' };
+
 /** A key prefix of its own for every test run, so runs never share Redis counters. */
 export function redisPrefix(): string {
   return `toolhub-test:${randomUUID()}:`;

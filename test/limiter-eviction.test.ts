@@ -7,7 +7,7 @@
  * and keeps the results off it, or stores them in a Redis of their own.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { policyFile, redisPrefix } from './helpers.js';
+import { PATIENT, policyFile, redisPrefix } from './helpers.js';
 import { redisCli, waitFor } from './private-cluster.js';
 import { PrivateRedis } from './private-redis.js';
 import { type Instance, startInstance, stopInstance } from './server-process.js';
@@ -66,6 +66,7 @@ describe('a limiter Redis that can evict', () => {
     const env = {
       REDIS_URL: limiter.url,
       REDIS_PREFIX: redisPrefix(),
+      ...PATIENT,
       POLICY_FILE: await policyFile(POLICY),
     };
     hub = await startInstance(env);
@@ -104,6 +105,7 @@ describe('the result cache on a Redis of its own', () => {
       REDIS_URL: limiter.url,
       CACHE_REDIS_URL: cache.url,
       REDIS_PREFIX: redisPrefix(),
+      ...PATIENT,
       POLICY_FILE: await policyFile(POLICY),
     };
     hub = await startInstance(env);
@@ -135,6 +137,7 @@ describe('a failover onto a node that can evict', () => {
     const env = {
       REDIS_URL: limiter.url,
       REDIS_PREFIX: redisPrefix(),
+      ...PATIENT,
       POLICY_FILE: await policyFile(POLICY),
     };
     hub = await startInstance(env);

@@ -5,7 +5,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { policyFile, REDIS_URL, redisPrefix, requireRedis } from './helpers.js';
+import { PATIENT, policyFile, REDIS_URL, redisPrefix, requireRedis } from './helpers.js';
 import { PrivateCluster } from './private-cluster.js';
 import { PrivateRedis } from './private-redis.js';
 import { PrivateSentinel } from './private-sentinel.js';
@@ -53,7 +53,7 @@ describe('two replicas on one Redis', () => {
     const file = await policyFile({
       tools: { 'token-counter': CACHED, 'cron-expression': CACHED, 'format-detective': CACHED },
     });
-    const env = { REDIS_URL, REDIS_PREFIX: redisPrefix(), POLICY_FILE: file };
+    const env = { REDIS_URL, REDIS_PREFIX: redisPrefix(), ...PATIENT, POLICY_FILE: file };
     [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
   }, 60_000);
   afterAll(async () => {
@@ -224,7 +224,7 @@ describe('Redis away', () => {
   it('a stopped Redis gives misses and correct answers, never errors, and no claim of a shared store', async () => {
     await redis.start();
     const file = await policyFile({ tools: { 'token-counter': CACHED } });
-    const env = { REDIS_URL: redis.url, REDIS_PREFIX: redisPrefix(), POLICY_FILE: file };
+    const env = { REDIS_URL: redis.url, REDIS_PREFIX: redisPrefix(), ...PATIENT, POLICY_FILE: file };
     [a, b, bare] = await Promise.all([
       startInstance(env),
       startInstance(env),
@@ -303,7 +303,7 @@ describe('on every Redis topology', () => {
   for (const [name, setUp] of topologies) {
     it(`shares results between replicas on ${name}`, async () => {
       const file = await policyFile({ tools: { 'token-counter': CACHED } });
-      const env = { ...(await setUp()), REDIS_PREFIX: redisPrefix(), POLICY_FILE: file };
+      const env = { ...(await setUp()), REDIS_PREFIX: redisPrefix(), ...PATIENT, POLICY_FILE: file };
       const [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
       hubs.push(a, b);
       // Several inputs: on a Cluster their keys fall in different slots, on different masters.

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildTestApp,
   getRun,
+  PATIENT,
   policyFile,
   REDIS_URL,
   redisPrefix,
@@ -40,6 +41,7 @@ describe('the shared layer', () => {
     const app = await buildTestApp({
       REDIS_URL,
       REDIS_PREFIX: redisPrefix(),
+      ...PATIENT,
       CACHE_SHARED: 'false',
       POLICY_FILE: await policyFile(POLICY),
     });
@@ -61,6 +63,7 @@ describe('the shared layer', () => {
       REDIS_URL: evicting.url,
       CACHE_REDIS_URL: evicting.url,
       REDIS_PREFIX: redisPrefix(),
+      ...PATIENT,
       POLICY_FILE: await policyFile(POLICY),
     });
     try {
@@ -81,6 +84,7 @@ describe('the shared layer', () => {
       REDIS_URL,
       CACHE_REDIS_URL: own.url,
       REDIS_PREFIX: redisPrefix(),
+      ...PATIENT,
       POLICY_FILE: await policyFile(POLICY),
     });
     try {

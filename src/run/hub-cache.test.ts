@@ -5,6 +5,7 @@ import {
   buildTestApp,
   errorBody,
   getRun as get,
+  PATIENT,
   policyFile,
   REDIS_URL,
   redisPrefix,
@@ -111,6 +112,7 @@ describe('the result cache', () => {
     const env = {
       REDIS_URL,
       REDIS_PREFIX: redisPrefix(),
+      ...PATIENT,
       EXTRA_TOOL_DIRS: dir,
       POLICY_FILE: await policyFile({ tools: { 'fx-ver': { cacheTtlSec: 60 } } }),
     };
