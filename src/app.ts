@@ -21,6 +21,7 @@ import errorsPlugin from './plugins/errors.js';
 import hostHeaderPlugin from './plugins/host-header.js';
 import hubPlugin from './plugins/hub.js';
 import jsonBodyPlugin from './plugins/json-body.js';
+import limiterEvictionPlugin from './plugins/limiter-eviction.js';
 import limitsPlugin from './plugins/limits.js';
 import mcpPlugin from './plugins/mcp.js';
 import memoryAdmissionPlugin from './plugins/memory-admission.js';
@@ -29,6 +30,7 @@ import pagesPlugin from './plugins/pages.js';
 import poolPlugin from './plugins/pool.js';
 import pressurePlugin from './plugins/pressure.js';
 import refusalsPlugin from './plugins/refusals.js';
+import resultCachePlugin from './plugins/result-cache.js';
 import uploadLimitPlugin from './plugins/upload-limit.js';
 import { LOWERED_DEADLINE_FACTOR } from './pool/pool.js';
 import { scanTools } from './registry.js';
@@ -154,6 +156,7 @@ export async function buildApp(options: BuildOptions = {}) {
     // One of HUB_PROCESSES started by the primary (which resolves `auto` to a number for it).
     processes: cluster.isWorker ? processCount(env.HUB_PROCESSES) : 1,
   });
+  await app.register(limiterEvictionPlugin);
   await app.register(poolPlugin, {
     threads: env.POOL_THREADS,
     overflow: env.POOL_OVERFLOW_THREADS,
@@ -164,17 +167,20 @@ export async function buildApp(options: BuildOptions = {}) {
     tools: Object.fromEntries([...tools].map(([id, t]) => [id, t.runPath])),
   });
   await app.register(metricsPlugin);
+  await app.register(resultCachePlugin, {
+    shared: env.CACHE_SHARED,
+    own: config.cacheRedis,
+    limiter: config.redis,
+    prefix: env.REDIS_PREFIX,
+    commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
+    maxEntryBytes: env.CACHE_MAX_ENTRY_BYTES,
+    memoryBytes: env.CACHE_MEMORY_BYTES,
+  });
   await app.register(hubPlugin, {
     tools,
     policies,
     validators: compileValidators(tools),
     runtimeEnabled: config.runtimeEnabled,
-    cache: {
-      shared: env.CACHE_SHARED,
-      prefix: env.REDIS_PREFIX,
-      maxEntryBytes: env.CACHE_MAX_ENTRY_BYTES,
-      memoryBytes: env.CACHE_MEMORY_BYTES,
-    },
   });
   await app.register(cataloguePlugin, {
     baseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`,

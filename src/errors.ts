@@ -45,7 +45,7 @@ export const ERROR_TABLE = {
   TIMEOUT: {
     status: 504,
     otherStatuses: [408],
-    when: "the run passed the tool's `timeoutMs` of execution; its worker was terminated (408: the request itself did not arrive within `REQUEST_TIMEOUT_MS`)",
+    when: "the run passed the tool's `timeoutMs` of execution; its worker was terminated (408: the request itself did not arrive within `REQUEST_TIMEOUT_MS`); also `Cache-Control: only-if-cached` with no stored result to answer, when nothing ran (the message starts `only-if-cached:`)",
   },
   INTERNAL_ERROR: {
     status: 500,

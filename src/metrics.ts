@@ -56,6 +56,8 @@ export class HubMetrics {
     leases?: () => { held: ReadonlyMap<string, number>; unreleased: number };
     /** What the result cache's in-process layer holds. */
     cacheMemory?: () => { entries: number; bytes: number };
+    /** 1 while the limiter's Redis was last read with an eviction policy that can evict limit keys. */
+    limiterEvictable?: () => number;
   }) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
@@ -127,7 +129,7 @@ export class HubMetrics {
     );
     this.cacheMisses = new FastCounter(
       'toolhub_result_cache_misses_total',
-      'Result cache lookups that found nothing, by tool (tools with cacheTtlSec > 0 only)',
+      "Result cache lookups that did not answer, by tool: nothing stored, or the request's Cache-Control declined it (tools with cacheTtlSec > 0 only)",
       ['tool'],
       this.registry,
     );
@@ -185,6 +187,14 @@ export class HubMetrics {
       opts.storeDegraded,
       'max',
     );
+    if (opts.limiterEvictable) {
+      gauge(
+        'toolhub_limiter_redis_evictable',
+        "1 while the limiter's Redis has a maxmemory-policy that can evict limit keys (any but noeviction)",
+        opts.limiterEvictable,
+        'max',
+      );
+    }
     const cacheMemory = opts.cacheMemory;
     if (cacheMemory) {
       gauge(

@@ -420,3 +420,33 @@ describe('the Grafana dashboard and its provisioning', () => {
     expect(parseAllDocuments(read('deploy/prometheus/prometheus.yml')).length).toBe(1);
   });
 });
+
+describe('the compose stack and the Redis advice (docs/operations.md, "Result cache")', () => {
+  interface ComposeService {
+    command?: string[];
+    environment?: Record<string, string>;
+    depends_on?: Record<string, unknown>;
+  }
+  const compose = () => parse(read('docker-compose.yml')) as { services: Record<string, ComposeService> };
+  /** The value after `flag` in a `redis-server` command. */
+  const arg = (service: ComposeService | undefined, flag: string) => {
+    const command = service?.command ?? [];
+    return command.includes(flag) ? command[command.indexOf(flag) + 1] : undefined;
+  };
+  /** The compose service a `redis://host:port` URL names. */
+  const serviceOf = (url: string | undefined) => /^redis:\/\/([^:/]+):6379$/.exec(url ?? '')?.[1];
+
+  it("keeps the limiter's Redis on noeviction and the results on a Redis of their own that evicts", () => {
+    const { services } = compose();
+    const env = services.hub?.environment ?? {};
+    const limiter = serviceOf(env.REDIS_URL);
+    const cache = serviceOf(env.CACHE_REDIS_URL);
+    expect(limiter).toBeDefined();
+    expect(cache).toBeDefined();
+    expect(cache).not.toBe(limiter);
+    expect(arg(services[limiter!], '--maxmemory-policy')).toBe('noeviction');
+    expect(arg(services[cache!], '--maxmemory-policy')).toBe('allkeys-lru');
+    expect(arg(services[cache!], '--maxmemory')).toMatch(/^\d+[kmg]b$/);
+    expect(Object.keys(services.hub?.depends_on ?? {}).sort()).toEqual([cache, limiter].sort());
+  });
+});

@@ -37,8 +37,32 @@ export async function buildTestApp(env: Record<string, string> = {}, realTools =
   await app.ready();
   // The boot stops waiting for the workers after a bound; tests start from a warm pool.
   await app.pool.warmUp();
+  await settled(app);
   return app;
 }
+
+/**
+ * With a Redis that answers: waits (at most 10 s) until the eviction policy of the limiter's
+ * Redis is read and the result cache's connection is up, so a test's first run finds the
+ * result cache as it will stay (docs/operations.md, "Result cache").
+ */
+async function settled(app: TestApp): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (
+    Date.now() < deadline &&
+    app.limits.redis?.client.status === 'ready' &&
+    (app.limiterEviction?.state === null || app.resultCacheState() === 'degraded')
+  )
+    await new Promise((r) => setTimeout(r, 25));
+}
+
+/**
+ * A Redis command bound for tests that assert where a result went (`Cache-Status: …;
+ * detail=shared`) or an exact limit: a loaded 2-core machine can hold a reply past the default
+ * 200 ms, which sends a store to the in-process layer (and says so) or a limiter call to the
+ * insurance store, and such a test astray. A Redis that is stopped still fails at once.
+ */
+export const PATIENT = { REDIS_COMMAND_TIMEOUT_MS: '2000' };
 
 /** A key prefix of its own for every test run, so runs never share Redis counters. */
 export function redisPrefix(): string {

@@ -103,12 +103,15 @@ describe('Kubernetes manifests against the Kubernetes schemas (kubernetes-models
     expect(kinds).toEqual([
       'ConfigMap/tool-hub-config',
       'Deployment/tool-hub',
+      'Deployment/tool-hub-cache-redis',
       'Deployment/tool-hub-redis',
       'HorizontalPodAutoscaler/tool-hub',
       'Namespace/tool-hub',
+      'NetworkPolicy/tool-hub-cache-redis',
       'NetworkPolicy/tool-hub-redis',
       'PodDisruptionBudget/tool-hub',
       'Service/tool-hub',
+      'Service/tool-hub-cache-redis',
       'Service/tool-hub-redis',
     ]);
   });
@@ -149,12 +152,22 @@ describe('the manifests agree with each other and with the hub', () => {
     expect(
       matches(find('PodDisruptionBudget', 'tool-hub').spec.selector.matchLabels, pod.metadata.labels),
     ).toBe(true);
-    const redisPod = find('Deployment', 'tool-hub-redis').spec.template;
-    expect(matches(service.spec.selector, redisPod.metadata.labels)).toBe(false);
-    expect(matches(find('Service', 'tool-hub-redis').spec.selector, redisPod.metadata.labels)).toBe(true);
-    const policy = find('NetworkPolicy', 'tool-hub-redis').spec;
-    expect(matches(policy.podSelector.matchLabels, redisPod.metadata.labels)).toBe(true);
-    expect(matches(policy.ingress[0].from[0].podSelector.matchLabels, pod.metadata.labels)).toBe(true);
+    const redisPods = ['tool-hub-redis', 'tool-hub-cache-redis'].map(
+      (name) => [name, find('Deployment', name).spec.template] as const,
+    );
+    for (const [name, redisPod] of redisPods) {
+      expect(matches(service.spec.selector, redisPod.metadata.labels), name).toBe(false);
+      expect(matches(find('Service', name).spec.selector, redisPod.metadata.labels), name).toBe(true);
+      const policy = find('NetworkPolicy', name).spec;
+      expect(matches(policy.podSelector.matchLabels, redisPod.metadata.labels), name).toBe(true);
+      expect(matches(policy.ingress[0].from[0].podSelector.matchLabels, pod.metadata.labels), name).toBe(
+        true,
+      );
+      // Each Service and NetworkPolicy selects its own Redis only.
+      const [, other] = redisPods.find(([n]) => n !== name)!;
+      expect(matches(find('Service', name).spec.selector, other.metadata.labels), name).toBe(false);
+      expect(matches(policy.podSelector.matchLabels, other.metadata.labels), name).toBe(false);
+    }
   });
 
   it('the Service and the probes point to the container port; the probes to /readyz and /healthz', () => {
@@ -169,6 +182,23 @@ describe('the manifests agree with each other and with the hub', () => {
     expect(container.envFrom[0].configMapRef.name).toBe('tool-hub-config');
     const redis = find('Service', 'tool-hub-redis');
     expect(config.REDIS_URL).toBe(`redis://${redis.metadata.name}:${redis.spec.ports[0].port}`);
+    const cache = find('Service', 'tool-hub-cache-redis');
+    expect(config.CACHE_REDIS_URL).toBe(`redis://${cache.metadata.name}:${cache.spec.ports[0].port}`);
+  });
+
+  it('the limiter\'s Redis never evicts; the result cache\'s evicts least recently used results (docs/operations.md, "Result cache")', () => {
+    const policyOf = (name: string) => {
+      const args: string[] = find('Deployment', name).spec.template.spec.containers[0].args;
+      return {
+        policy: args[args.indexOf('--maxmemory-policy') + 1],
+        maxmemory: args.includes('--maxmemory') ? args[args.indexOf('--maxmemory') + 1] : undefined,
+      };
+    };
+    expect(policyOf('tool-hub-redis').policy).toBe('noeviction');
+    expect(policyOf('tool-hub-cache-redis')).toEqual({
+      policy: 'allkeys-lru',
+      maxmemory: expect.any(String),
+    });
   });
 
   it('runs as the image user, read-only, without privilege escalation or capabilities', () => {

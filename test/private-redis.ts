@@ -9,6 +9,9 @@ export class PrivateRedis {
   private proc: ChildProcess | undefined;
   port = 0;
 
+  /** `args`: more `redis-server` arguments, such as `--maxmemory 4mb --maxmemory-policy volatile-ttl`. */
+  constructor(private readonly args: readonly string[] = []) {}
+
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
   }
@@ -16,7 +19,9 @@ export class PrivateRedis {
   async start(): Promise<void> {
     if (this.port === 0) this.port = await freePort();
     const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
-    this.proc = spawn('redis-server', [...args, '--enable-debug-command', 'yes'], { stdio: 'ignore' });
+    this.proc = spawn('redis-server', [...args, '--enable-debug-command', 'yes', ...this.args], {
+      stdio: 'ignore',
+    });
     const deadline = Date.now() + 10_000;
     for (;;) {
       try {

@@ -5,7 +5,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { policyFile, REDIS_URL, redisPrefix, requireRedis } from './helpers.js';
+import { PATIENT, policyFile, REDIS_URL, redisPrefix, requireRedis } from './helpers.js';
 import { PrivateCluster } from './private-cluster.js';
 import { PrivateRedis } from './private-redis.js';
 import { PrivateSentinel } from './private-sentinel.js';
@@ -53,7 +53,7 @@ describe('two replicas on one Redis', () => {
     const file = await policyFile({
       tools: { 'token-counter': CACHED, 'cron-expression': CACHED, 'format-detective': CACHED },
     });
-    const env = { REDIS_URL, REDIS_PREFIX: redisPrefix(), POLICY_FILE: file };
+    const env = { REDIS_URL, REDIS_PREFIX: redisPrefix(), ...PATIENT, POLICY_FILE: file };
     [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
   }, 60_000);
   afterAll(async () => {
@@ -65,7 +65,7 @@ describe('two replicas on one Redis', () => {
     const first = await call(a!.base, RUN, { body });
     expect(first.status).toBe(200);
     expect(first.body.runtime?.cached).toBeUndefined();
-    expect(first.headers.get('cache-status')).toBe('toolhub; fwd=miss; stored');
+    expect(first.headers.get('cache-status')).toBe('toolhub; fwd=miss; stored; detail=shared');
     const etag = first.headers.get('etag');
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
 
@@ -120,7 +120,9 @@ describe('two replicas on one Redis', () => {
     }
     // With `from` given the answer is a function of the input: cached.
     const from = { from: '2026-01-01T00:00:00Z' };
-    expect((await call(a!.base, q(from))).headers.get('cache-status')).toBe('toolhub; fwd=miss; stored');
+    expect((await call(a!.base, q(from))).headers.get('cache-status')).toBe(
+      'toolhub; fwd=miss; stored; detail=shared',
+    );
     const hit = await eventually(
       () => call(b!.base, q(from)),
       (r) => r.body.runtime?.cached === true,
@@ -213,30 +215,63 @@ describe('Redis away', () => {
   const redis = new PrivateRedis();
   let a: Instance | undefined;
   let b: Instance | undefined;
+  let bare: Instance | undefined;
   afterAll(async () => {
-    await Promise.all([stopInstance(a), stopInstance(b)]);
+    await Promise.all([stopInstance(a), stopInstance(b), stopInstance(bare)]);
     await redis.stop();
   });
 
-  it('a stopped Redis gives misses and correct answers, never errors', async () => {
+  it('a stopped Redis gives misses and correct answers, never errors, and no claim of a shared store', async () => {
     await redis.start();
     const file = await policyFile({ tools: { 'token-counter': CACHED } });
-    const env = { REDIS_URL: redis.url, REDIS_PREFIX: redisPrefix(), POLICY_FILE: file };
-    [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
+    const env = { REDIS_URL: redis.url, REDIS_PREFIX: redisPrefix(), ...PATIENT, POLICY_FILE: file };
+    [a, b, bare] = await Promise.all([
+      startInstance(env),
+      startInstance(env),
+      // No in-process layer either: while Redis is away nothing can hold a result.
+      startInstance({ ...env, CACHE_MEMORY_BYTES: '0' }),
+    ]);
     const body = { toolId: 'token-counter', a: fresh('away') };
     const first = await call(a.base, RUN, { body });
-    expect(first.headers.get('cache-status')).toBe('toolhub; fwd=miss; stored');
+    expect(first.headers.get('cache-status')).toBe('toolhub; fwd=miss; stored; detail=shared');
     await redis.stop();
-    // b never saw the input and Redis is gone: computed again, the same answer.
+    // b never saw the input and Redis is gone: computed again, the same answer, stored in
+    // b's memory only, and said so; then a hit from that memory.
     for (let i = 0; i < 3; i++) {
       const res = await call(b.base, RUN, { body });
       expect(res.status).toBe(200);
       expect(res.body.result).toEqual(first.body.result);
-      if (i === 0) expect(res.body.runtime?.cached).toBeUndefined();
+      if (i === 0) {
+        expect(res.body.runtime?.cached).toBeUndefined();
+        expect(res.headers.get('cache-status')).toBe('toolhub; fwd=miss; stored; detail=memory');
+      } else {
+        expect(res.headers.get('cache-status')).toMatch(/^toolhub; hit; ttl=\d+; detail=memory$/);
+      }
     }
-    const other = await call(b.base, RUN, { body: { toolId: 'token-counter', a: fresh('away-new') } });
-    expect(other.status).toBe(200);
-    expect(other.body.ok).toBe(true);
+    const other = { toolId: 'token-counter', a: fresh('away-new') };
+    for (let i = 0; i < 2; i++) {
+      const res = await call(bare.base, RUN, { body: other });
+      expect(res.status).toBe(200);
+      expect(res.body.runtime?.cached).toBeUndefined();
+      expect(res.headers.get('cache-status')).toBe('toolhub; fwd=miss; detail=unavailable');
+    }
+    expect(((await (await fetch(`${b.base}/readyz`)).json()) as { resultCache: string }).resultCache).toBe(
+      'degraded',
+    );
+    // MCP's _meta.cache says the same.
+    const client = new Client({ name: 'cache-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${b.base}/mcp`)));
+    try {
+      const text = fresh('away-mcp');
+      const result = await client.callTool({ name: 'token-counter', arguments: { text } });
+      expect((result._meta as { cache?: unknown }).cache).toMatchObject({
+        status: 'miss',
+        stored: true,
+        layer: 'memory',
+      });
+    } finally {
+      await client.close();
+    }
   }, 60_000);
 });
 
@@ -268,14 +303,14 @@ describe('on every Redis topology', () => {
   for (const [name, setUp] of topologies) {
     it(`shares results between replicas on ${name}`, async () => {
       const file = await policyFile({ tools: { 'token-counter': CACHED } });
-      const env = { ...(await setUp()), REDIS_PREFIX: redisPrefix(), POLICY_FILE: file };
+      const env = { ...(await setUp()), REDIS_PREFIX: redisPrefix(), ...PATIENT, POLICY_FILE: file };
       const [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
       hubs.push(a, b);
       // Several inputs: on a Cluster their keys fall in different slots, on different masters.
       for (let i = 0; i < 4; i++) {
         const body = { toolId: 'token-counter', a: fresh(`topology ${i}`) };
         const first = await call(a.base, RUN, { body });
-        expect(first.headers.get('cache-status')).toBe('toolhub; fwd=miss; stored');
+        expect(first.headers.get('cache-status')).toBe('toolhub; fwd=miss; stored; detail=shared');
         const hit = await eventually(
           () => call(b.base, RUN, { body }),
           (r) => r.body.runtime?.cached === true,

@@ -89,12 +89,14 @@ async function startOn(port: number, env: Record<string, string>, opts: StartOpt
     }
     try {
       const res = await fetch(`${base}/readyz`);
-      // With Redis configured, ready means counting in Redis, not on the insurance store.
+      // With Redis configured, ready means counting in Redis, not on the insurance store, with
+      // its eviction policy read and the result cache's connection up (the shared layer's
+      // state settled: docs/operations.md, "Health and readiness").
       if (
         res.ok &&
         (opts.degraded ||
           !(env.REDIS_URL || env.REDIS_CLUSTER_NODES || env.REDIS_SENTINELS) ||
-          ((await res.json()) as { limiterStore: string }).limiterStore === 'redis')
+          settled(await res.json()))
       )
         break;
     } catch {
@@ -110,6 +112,17 @@ async function startOn(port: number, env: Record<string, string>, opts: StartOpt
     await new Promise((r) => setTimeout(r, 100));
   }
   return { proc, base, exited, stderr: () => stderr, stdout: () => stdout };
+}
+
+/** A /readyz body of a hub on Redis: counting there, its eviction policy read, its result cache not waiting for Redis. */
+function settled(body: {
+  limiterStore: string;
+  limiterRedis?: { evictable: boolean | null };
+  resultCache?: string;
+}) {
+  return (
+    body.limiterStore === 'redis' && body.limiterRedis?.evictable !== null && body.resultCache !== 'degraded'
+  );
 }
 
 /** Stops an instance by its own PID (SIGKILL: tests that check SIGTERM send it themselves). */

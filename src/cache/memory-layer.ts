@@ -1,6 +1,8 @@
 interface Entry {
   json: string;
   expiresAt: number;
+  /** When the result was stored (ms); undefined for a shared entry written without it. */
+  storedAt: number | undefined;
   bytes: number;
 }
 
@@ -28,21 +30,23 @@ export class MemoryLayer {
     return hit;
   }
 
-  set(key: string, json: string, expiresAt: number): void {
+  /** Holds an entry unless it is larger than the whole bound; false when it was not held. */
+  set(key: string, json: string, expiresAt: number, storedAt?: number): boolean {
     const bytes = 2 * (json.length + key.length) + 64;
-    if (bytes > this.maxBytes) return;
+    if (bytes > this.maxBytes) return false;
     const old = this.entries.get(key);
     if (old) {
       this.entries.delete(key);
       this.bytes -= old.bytes;
     }
-    this.entries.set(key, { json, expiresAt, bytes });
+    this.entries.set(key, { json, expiresAt, storedAt, bytes });
     this.bytes += bytes;
     for (const [k, e] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(k);
       this.bytes -= e.bytes;
     }
+    return true;
   }
 
   get stats(): { entries: number; bytes: number } {

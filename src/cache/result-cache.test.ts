@@ -60,7 +60,8 @@ describe('ResultCache with Redis', () => {
     const key = uniqueKey();
     const json = JSON.stringify({ ok: true, result: { n: 1, text: 'ünïcödé ✓' } });
     expect(await b.get(key)).toBeUndefined();
-    expect(await a.set(key, json, 60)).toBe(true);
+    const before = Date.now();
+    expect(await a.set(key, json, 60)).toEqual({ stored: true, layer: 'shared' });
     const hit = await eventually('the entry on the other instance', () => b.get(key));
     expect(hit).toMatchObject({ json, layer: 'shared' });
     expect(hit.ttlSec).toBeGreaterThan(0);
@@ -69,11 +70,15 @@ describe('ResultCache with Redis', () => {
     expect((await b.get(key))?.layer).toBe('shared');
     expect((await a.get(key))?.layer).toBe('shared');
     expect(b.memoryStats).toEqual({ entries: 0, bytes: 0 });
-    // The value is `<expiresAtMs>\n<json>` under the prefix, with a Redis expiry.
+    // The value is `<expiresAtMs>,<storedAtMs>\n<json>` under the prefix, with a Redis expiry.
     const raw = await redis.client.get(`${prefix}cache:${key}`);
     const cut = raw!.indexOf('\n');
     expect(raw!.slice(cut + 1)).toBe(json);
-    expect(Number(raw!.slice(0, cut))).toBeGreaterThan(Date.now());
+    const [expiresAt, storedAt] = raw!.slice(0, cut).split(',').map(Number);
+    expect(storedAt).toBeGreaterThanOrEqual(before);
+    expect(storedAt).toBeLessThanOrEqual(Date.now());
+    expect(expiresAt! - storedAt!).toBe(60_000);
+    expect(hit).toMatchObject({ storedAt, expiresAt });
     const pttl = await redis.client.pttl(`${prefix}cache:${key}`);
     expect(pttl).toBeGreaterThan(0);
     expect(pttl).toBeLessThanOrEqual(60_000);
@@ -117,11 +122,13 @@ describe('ResultCache with Redis', () => {
     const keys = cases.map(() => uniqueKey());
     for (const [i, [json, stored]] of cases.entries()) {
       expect(Buffer.byteLength(json) <= 10, json).toBe(stored);
-      expect(await a.set(keys[i]!, json, 60), json).toBe(stored);
+      expect(await a.set(keys[i]!, json, 60), json).toEqual(
+        stored ? { stored: true, layer: 'shared' } : { stored: false, reason: 'too-large' },
+      );
     }
     // A write after them all: once it is in Redis, the ones before it would be too.
     const marker = uniqueKey();
-    expect(await a.set(marker, '1', 60)).toBe(true);
+    expect(await a.set(marker, '1', 60)).toEqual({ stored: true, layer: 'shared' });
     await eventually('the marker entry', () => b.get(marker));
     for (const [i, [json, stored]] of cases.entries()) {
       const onA = await a.get(keys[i]!);
@@ -210,19 +217,26 @@ describe('ResultCache with Redis', () => {
       const a = new ResultCache(opts);
       const b = new ResultCache(opts);
       const before = uniqueKey();
-      expect(await a.set(before, '"before"', 60)).toBe(true);
+      expect(await a.set(before, '"before"', 60)).toEqual({ stored: true, layer: 'shared' });
       await eventually('the entry before the stop', () => b.get(before));
 
       await priv.stop();
-      // Whether the client has noticed yet or not: a miss, never a throw.
+      // Whether the client has noticed yet or not: a miss, never a throw, and a store that
+      // says it stored nothing (no layer took it: there is no in-process layer here).
+      const nowhere = { stored: false, reason: 'unavailable' };
       for (let i = 0; i < 5; i++) {
         await expect(b.get(before)).resolves.toBeUndefined();
-        expect(await a.set(uniqueKey(), '"while away"', 60)).toBe(true);
+        expect(await a.set(uniqueKey(), '"while away"', 60)).toEqual(nowhere);
         await sleep(20);
       }
       await eventually('the client to notice', async () => (lr!.usable() ? undefined : true));
       await expect(b.get(before)).resolves.toBeUndefined();
-      expect(await a.set(uniqueKey(), '"while away"', 60)).toBe(true);
+      expect(await a.set(uniqueKey(), '"while away"', 60)).toEqual(nowhere);
+      // With an in-process layer, the result is stored there, and says so.
+      const withMemory = new ResultCache({ ...opts, memoryBytes: 1_000_000 });
+      const local = uniqueKey();
+      expect(await withMemory.set(local, '"here"', 60)).toEqual({ stored: true, layer: 'memory' });
+      expect(await withMemory.get(local)).toMatchObject({ json: '"here"', layer: 'memory' });
 
       await priv.start();
       // Back: a fresh entry travels through Redis again (the old one died with the process).
@@ -242,6 +256,32 @@ describe('ResultCache with Redis', () => {
       await priv.stop();
     }
   });
+
+  it('reads the store time, and an entry written without one (by an older hub) as of unknown age', async () => {
+    const c = cache();
+    const legacy = uniqueKey();
+    const ends = Date.now() + 30_000;
+    await redis.client.set(`${prefix}cache:${legacy}`, `${ends}\n{"a":1}`, 'EX', 60);
+    expect(await c.get(legacy)).toMatchObject({ json: '{"a":1}', expiresAt: ends, storedAt: undefined });
+    const current = uniqueKey();
+    await redis.client.set(`${prefix}cache:${current}`, `${ends},${ends - 50_000}\n{"a":2}`, 'EX', 60);
+    expect(await c.get(current)).toMatchObject({ json: '{"a":2}', expiresAt: ends, storedAt: ends - 50_000 });
+  });
+
+  it('leaves Redis alone while the shared layer is held off, and says where it stored', async () => {
+    let allowed = false;
+    const held = cache({ sharedAllowed: () => allowed, memoryBytes: 1_000_000 });
+    const reader = cache();
+    const key = uniqueKey();
+    expect(await held.set(key, '"local"', 60)).toEqual({ stored: true, layer: 'memory' });
+    expect(await redis.client.exists(`${prefix}cache:${key}`)).toBe(0);
+    const theirs = uniqueKey();
+    await reader.set(theirs, '"theirs"', 60);
+    expect(await held.get(theirs)).toBeUndefined();
+    allowed = true;
+    expect(await held.get(theirs)).toMatchObject({ json: '"theirs"', layer: 'shared' });
+    expect(await held.set(uniqueKey(), '"both"', 60)).toEqual({ stored: true, layer: 'shared' });
+  });
 });
 
 describe('ResultCache without Redis', () => {
@@ -249,14 +289,14 @@ describe('ResultCache without Redis', () => {
     const mem = new ResultCache({ redis: null, prefix, maxEntryBytes: 100, memoryBytes: 10_000 });
     const key = uniqueKey();
     expect(await mem.get(key)).toBeUndefined();
-    expect(await mem.set(key, '[1]', 60)).toBe(true);
+    expect(await mem.set(key, '[1]', 60)).toEqual({ stored: true, layer: 'memory' });
     const hit: CacheHit | undefined = await mem.get(key);
     expect(hit).toMatchObject({ json: '[1]', layer: 'memory' });
     expect(hit!.ttlSec).toBeGreaterThan(0);
     expect(hit!.ttlSec).toBeLessThanOrEqual(60);
 
     const none = new ResultCache({ redis: null, prefix, maxEntryBytes: 100, memoryBytes: 0 });
-    expect(await none.set(key, '[1]', 60)).toBe(true);
+    expect(await none.set(key, '[1]', 60)).toEqual({ stored: false, reason: 'unavailable' });
     expect(await none.get(key)).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@ import type { RegisteredTool } from '../registry.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
 import type { CacheOutcome } from './cache-status.js';
 import { etagOf, isDeterministic, keyOf, keyPrefix } from './content-key.js';
+import { type CacheDirectives, type Declined, declines } from './request-directives.js';
 import type { CacheHit, ResultCache } from './result-cache.js';
 import { toolVersion } from './tool-version.js';
 
@@ -63,11 +64,25 @@ export class RunCache {
     return { key, etag: etagOf(key) };
   }
 
-  async lookup(toolId: string, key: string): Promise<CacheHit | undefined> {
-    const hit = await this.store.get(key);
-    if (hit) this.metrics.recordCacheHit(toolId, hit.layer);
-    else this.metrics.recordCacheMiss(toolId);
-    return hit;
+  /**
+   * Looks a run up as its request's directives allow (docs/api.md, "Result cache and ETags"):
+   * the hit that may answer, or the directive that declined a stored result. The lookup is made
+   * whatever the directives say, so Cache-Status can say whether a stored result was declined
+   * (`fwd=request`) or there was none (`fwd=miss`); a declined one counts as a miss.
+   */
+  async lookup(
+    toolId: string,
+    key: string,
+    directives: CacheDirectives | undefined,
+  ): Promise<{ hit?: CacheHit; declined?: Declined }> {
+    const found = await this.store.get(key);
+    const declined = found && directives ? declines(directives, found, Date.now()) : undefined;
+    if (found && !declined) {
+      this.metrics.recordCacheHit(toolId, found.layer);
+      return { hit: found };
+    }
+    this.metrics.recordCacheMiss(toolId);
+    return declined ? { declined } : {};
   }
 
   /** A validator matched: the client's copy is current, counted as a hit of the `etag` layer. */
@@ -76,21 +91,31 @@ export class RunCache {
     return { status: 'hit', layer: 'etag' };
   }
 
-  /** After a successful run: what the cache does with its result. */
+  /** After a successful run: what the cache does with its result (`no-store`: nothing). */
   keep(
     toolId: string,
     address: RunAddress | null,
     json: string,
     ttlSec: number,
+    directives?: CacheDirectives,
+    declined?: Declined,
   ): CacheOutcome | Promise<CacheOutcome> {
     if (address === null) return { status: 'bypass', reason: 'not-deterministic' };
     if (ttlSec <= 0) return { status: 'bypass', reason: 'off' };
-    return this.stored(toolId, address.key, json, ttlSec);
+    const asked = declined ? { declined } : {};
+    if (directives?.noStore) return { status: 'miss', stored: false, reason: 'no-store', ...asked };
+    return this.stored(toolId, address.key, json, ttlSec, asked);
   }
 
-  private async stored(toolId: string, key: string, json: string, ttlSec: number): Promise<CacheOutcome> {
-    const stored = await this.store.set(key, json, ttlSec);
-    if (stored) this.metrics.recordCacheStore(toolId);
-    return { status: 'miss', stored };
+  private async stored(
+    toolId: string,
+    key: string,
+    json: string,
+    ttlSec: number,
+    asked: { declined?: Declined },
+  ): Promise<CacheOutcome> {
+    const where = await this.store.set(key, json, ttlSec);
+    if (where.stored) this.metrics.recordCacheStore(toolId);
+    return { status: 'miss', ...where, ...asked };
   }
 }

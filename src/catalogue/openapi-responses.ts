@@ -40,8 +40,12 @@ export const HEADERS = {
   },
   'Cache-Status': {
     description:
-      'RFC 9211: what the result cache did, when it was consulted (the tool has cacheTtlSec > 0 and is deterministic for the input), e.g. `toolhub; hit; ttl=42; detail=shared`, `toolhub; fwd=miss; stored`, `toolhub; hit; detail=etag` (304)',
+      'RFC 9211: what the result cache did, when it was consulted (the tool has cacheTtlSec > 0 and is deterministic for the input), e.g. `toolhub; hit; ttl=42; detail=shared`, `toolhub; fwd=miss; stored; detail=shared` (stored for every replica; `detail=memory`: in this instance only), `toolhub; fwd=request; stored; detail=memory` (a stored result declined by Cache-Control), `toolhub; fwd=miss; detail=too-large` (not stored, and why), `toolhub; hit; detail=etag` (304)',
     schema: { type: 'string' },
+  },
+  Age: {
+    description: 'Seconds since the result was computed, on an answer from the result cache (RFC 9111)',
+    schema: { type: 'integer' },
   },
 };
 
@@ -60,8 +64,11 @@ export const RATE_HEADERS = {
   'x-request-id': hdr('x-request-id'),
 };
 
-/** The headers of a run's success and of its 304: the rate headers, the ETag and Cache-Status. */
-export const RUN_HEADERS = { ...RATE_HEADERS, ETag: hdr('ETag'), 'Cache-Status': hdr('Cache-Status') };
+/** The headers of a run's 304: the rate headers, the ETag and Cache-Status. */
+const NOT_MODIFIED_HEADERS = { ...RATE_HEADERS, ETag: hdr('ETag'), 'Cache-Status': hdr('Cache-Status') };
+
+/** The headers of a run's success: those of its 304, and Age on an answer from the cache. */
+export const RUN_HEADERS = { ...NOT_MODIFIED_HEADERS, Age: hdr('Age') };
 
 /** The request header that makes a run conditional (docs/api.md, "Result cache and ETags"). */
 export const IF_NONE_MATCH = {
@@ -77,7 +84,7 @@ export const IF_NONE_MATCH = {
 export const NOT_MODIFIED = {
   description:
     'Not Modified: If-None-Match named the current ETag; nothing ran (counted toward the rate limit)',
-  headers: RUN_HEADERS,
+  headers: NOT_MODIFIED_HEADERS,
 };
 
 /** One reusable response per status of the error table, listing the codes behind it. */
@@ -118,3 +125,13 @@ export function runResponses(success: string, description = 'The run succeeded')
   for (const s of ERROR_STATUSES) out[s] = { $ref: `#/components/responses/Error${s}` };
   return out;
 }
+
+/** The request header that steers the result cache (docs/api.md, "Result cache and ETags"). */
+export const CACHE_CONTROL = {
+  name: 'Cache-Control',
+  in: 'header',
+  required: false,
+  description:
+    'RFC 9111 request directives for the result cache: `no-cache` (compute; the result is stored), `no-store` (compute, store nothing), `max-age=N` (no stored result older than N s), `min-fresh=N` (none with less than N s left), `only-if-cached` (a stored result or 504 TIMEOUT, nothing run). A computation counts against every limit like any run; `Pragma: no-cache` is read when Cache-Control is absent',
+  schema: { type: 'string' },
+} as const;

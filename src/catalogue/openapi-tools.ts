@@ -1,5 +1,5 @@
 import type { ToolDefinition, ToolEndpoint } from '../shared/tool-def.js';
-import { IF_NONE_MATCH, ref, runResponses } from './openapi-responses.js';
+import { CACHE_CONTROL, IF_NONE_MATCH, ref, runResponses } from './openapi-responses.js';
 
 /**
  * The tools' part of the OpenAPI document, from the tool modules alone: each endpoint's
@@ -107,7 +107,7 @@ export function dedicatedPath(def: ToolDefinition, ep: ToolEndpoint): Record<str
           description: `${(prop.description as string | undefined) ?? field}. Structured values as JSON text.`,
           schema: querySchema(prop),
         }))
-        .concat([IF_NONE_MATCH as never]),
+        .concat([IF_NONE_MATCH as never, CACHE_CONTROL as never]),
       responses: runResponses(successName(def)),
     };
   }
@@ -115,7 +115,7 @@ export function dedicatedPath(def: ToolDefinition, ep: ToolEndpoint): Record<str
     ops.post = {
       ...base,
       operationId: `${id}Post`,
-      parameters: [IF_NONE_MATCH],
+      parameters: [IF_NONE_MATCH, CACHE_CONTROL],
       requestBody: { $ref: `#/components/requestBodies/${inputName(def, ep)}` },
       responses: runResponses(successName(def)),
     };

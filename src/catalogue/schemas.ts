@@ -354,6 +354,28 @@ export const RESPONSE_SCHEMAS = {
         enum: ['redis', 'memory', 'degraded'],
         description: 'degraded: Redis is away and each instance counts alone on its insurance limiter',
       },
+      limiterRedis: {
+        type: 'object',
+        description:
+          "With Redis for the limits: its eviction policy as last read (at boot, on every reconnect, every minute; on a Cluster, every master's)",
+        required: ['maxmemoryPolicy', 'evictable'],
+        properties: {
+          maxmemoryPolicy: {
+            type: ['string', 'null'],
+            description: 'maxmemory-policy (distinct values, comma-separated); null until Redis has answered',
+          },
+          evictable: {
+            type: ['boolean', 'null'],
+            description:
+              'true: the policy can evict limit keys (any but noeviction), so a client may get past its limits; null until read',
+          },
+        },
+      },
+      resultCache: {
+        enum: ['shared', 'in-process', 'degraded'],
+        description:
+          "The result cache's shared layer: shared (results in Redis for every replica), in-process (none: CACHE_SHARED false, no Redis for it, or the limiter's Redis can evict or has not been read yet), degraded (its Redis is away: in-process until it answers)",
+      },
     },
   },
 } as const;

@@ -1,6 +1,7 @@
 import { RUNTIME_SCHEMAS } from '../run/runtime-input.js';
 import { RUNTIME_PATH } from './descriptor.js';
 import {
+  CACHE_CONTROL,
   ERROR_STATUSES,
   IF_NONE_MATCH,
   NOT_MODIFIED,
@@ -45,7 +46,7 @@ export function runtimeRouteDocs(toolIds: readonly string[]): { get: RouteDoc; p
       summary: 'Run a tool by toolId (query parameters)',
       description: "a, b and c are the tool's fields in its order (docs/api.md, dedicated endpoints table).",
       tag: 'runtime',
-      requestHeaders: [IF_NONE_MATCH],
+      requestHeaders: [IF_NONE_MATCH, CACHE_CONTROL],
       query: [
         q('toolId', true, 'The tool to run', { enum: [...toolIds] }),
         q('a', false, "The tool's main input (required by every tool's runtime contract)"),
@@ -68,7 +69,7 @@ export function runtimeRouteDocs(toolIds: readonly string[]): { get: RouteDoc; p
       summary: 'Run a tool by toolId (nested or flat JSON body)',
       description: "a, b and c are the tool's fields in its order; numbers are taken as their text.",
       tag: 'runtime',
-      requestHeaders: [IF_NONE_MATCH],
+      requestHeaders: [IF_NONE_MATCH, CACHE_CONTROL],
       body: { description: 'A generic runtime body, nested or flat', schema: runBody },
       answers,
     },
@@ -81,6 +82,11 @@ const BATCH_IF_NONE_MATCH = {
     "The batch's ETag (given on a 200 whose every run succeeded with one): 304 when it is current and every run is admitted, nothing runs; a refusal of any run answers as that run's error",
 };
 
+const BATCH_CACHE_CONTROL = {
+  ...CACHE_CONTROL,
+  description: `${CACHE_CONTROL.description}. It applies to every run of the batch; an only-if-cached run with no stored result is answered by its own 504 TIMEOUT item`,
+};
+
 /** `POST /api/tools/batch/`: up to `maxRuns` runs in one request, each answered as it alone would be. */
 export function batchRouteDoc(maxRuns: number): RouteDoc {
   return {
@@ -91,7 +97,7 @@ export function batchRouteDoc(maxRuns: number): RouteDoc {
     description:
       'Each run is answered as it alone would have been, in request order, with its own runtime and rateLimit (docs/api.md, "Batch runs").',
     tag: 'runtime',
-    requestHeaders: [BATCH_IF_NONE_MATCH],
+    requestHeaders: [BATCH_IF_NONE_MATCH, BATCH_CACHE_CONTROL],
     body: { description: 'The runs, and a source for those that do not say', schema: ref('BatchRequest') },
     answers: {
       200: {

@@ -91,7 +91,8 @@ export const ENV_SCHEMA = {
       minimum: 10,
       maximum: 10000,
       default: 200,
-      description: 'A limiter command slower than this falls back to the in-process insurance store',
+      description:
+        'A limiter command slower than this falls back to the in-process insurance store; a result cache command slower than this is a miss or a store skipped',
     },
     LOG_LEVEL: {
       enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
@@ -287,7 +288,30 @@ export const ENV_SCHEMA = {
       type: 'boolean',
       default: true,
       description:
-        'With Redis: share cached results between instances through it; false: each instance caches in its own memory only',
+        "With a Redis for the cache (CACHE_REDIS_URL, or the limiter's when it cannot evict): share cached results between instances through it; false: each instance caches in its own memory only",
+    },
+    CACHE_REDIS_URL: {
+      type: 'string',
+      pattern: '^rediss?://',
+      description:
+        'The result cache\'s own Redis (maxmemory with allkeys-lru); unset: the limiter\'s Redis, only while its maxmemory-policy is noeviction (docs/operations.md, "Result cache")',
+    },
+    CACHE_REDIS_CLUSTER_NODES: {
+      type: 'string',
+      minLength: 1,
+      description:
+        "The result cache's own Redis Cluster (comma-separated host:port) instead of CACHE_REDIS_URL",
+    },
+    CACHE_REDIS_SENTINELS: {
+      type: 'string',
+      minLength: 1,
+      description:
+        "The result cache's own Redis behind Sentinels (comma-separated host:port) instead of CACHE_REDIS_URL; with CACHE_REDIS_SENTINEL_NAME",
+    },
+    CACHE_REDIS_SENTINEL_NAME: {
+      type: 'string',
+      minLength: 1,
+      description: "The master group name of the result cache's Redis the Sentinels watch",
     },
     CACHE_MAX_ENTRY_BYTES: {
       type: 'integer',

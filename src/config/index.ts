@@ -11,6 +11,8 @@ export interface HubConfig {
   trustProxy: boolean | number | string[];
   /** The shared limiter stores' Redis (one, a Cluster or Sentinel); null: in-process. */
   redis: RedisTarget | null;
+  /** The result cache's own Redis (CACHE_REDIS_*); null: none of its own (docs/operations.md, "Result cache"). */
+  cacheRedis: RedisTarget | null;
   extraToolDirs: string[];
 }
 
@@ -25,6 +27,7 @@ export function loadConfig(vars: Record<string, string | undefined>): HubConfig 
     runtimeEnabled: env.RUNTIME_ENABLED && policyFile.runtimeEnabled !== false,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     redis: redisTarget(env),
+    cacheRedis: redisTarget(env, 'CACHE_'),
     extraToolDirs: splitList(env.EXTRA_TOOL_DIRS),
   };
 }

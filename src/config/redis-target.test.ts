@@ -32,3 +32,30 @@ describe('the Redis topology from the environment', () => {
     expect(() => redisTarget(env)).toThrow(message);
   });
 });
+
+describe("the result cache's own Redis", () => {
+  it('reads the same three forms under CACHE_, apart from the limiter’s', () => {
+    const env = { REDIS_URL: 'redis://limits:6379', CACHE_REDIS_URL: 'redis://cache:6379' };
+    expect(redisTarget(env)).toEqual({ kind: 'url', url: 'redis://limits:6379' });
+    expect(redisTarget(env, 'CACHE_')).toEqual({ kind: 'url', url: 'redis://cache:6379' });
+    expect(redisTarget({ REDIS_URL: 'redis://limits:6379' }, 'CACHE_')).toBeNull();
+    expect(redisTarget({ CACHE_REDIS_CLUSTER_NODES: 'c:7000' }, 'CACHE_')).toEqual({
+      kind: 'cluster',
+      nodes: [{ host: 'c', port: 7000 }],
+    });
+    expect(
+      redisTarget({ CACHE_REDIS_SENTINELS: 's:26379', CACHE_REDIS_SENTINEL_NAME: 'cache' }, 'CACHE_'),
+    ).toEqual({ kind: 'sentinel', sentinels: [{ host: 's', port: 26379 }], name: 'cache' });
+  });
+
+  it.each([
+    [
+      { CACHE_REDIS_URL: 'redis://h', CACHE_REDIS_SENTINELS: 's:1' },
+      /set one of CACHE_REDIS_URL, .*CACHE_REDIS_SENTINELS/,
+    ],
+    [{ CACHE_REDIS_CLUSTER_NODES: 'c' }, /CACHE_REDIS_CLUSTER_NODES="c": "c" is not host:port/],
+    [{ CACHE_REDIS_SENTINELS: 's:26379' }, /CACHE_REDIS_SENTINELS needs CACHE_REDIS_SENTINEL_NAME/],
+  ])('stops the boot on %j', (env, message) => {
+    expect(() => redisTarget(env, 'CACHE_')).toThrow(message);
+  });
+});

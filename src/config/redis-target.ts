@@ -5,7 +5,7 @@ export interface HostPort {
   port: number;
 }
 
-/** Where the shared limiter stores live: one Redis, a Redis Cluster, or Redis behind Sentinel. */
+/** Where a Redis the hub uses lives: one Redis, a Redis Cluster, or Redis behind Sentinel. */
 export type RedisTarget =
   | { kind: 'url'; url: string }
   | { kind: 'cluster'; nodes: HostPort[] }
@@ -16,31 +16,35 @@ export interface RedisSettings {
   REDIS_CLUSTER_NODES?: string | undefined;
   REDIS_SENTINELS?: string | undefined;
   REDIS_SENTINEL_NAME?: string | undefined;
+  CACHE_REDIS_URL?: string | undefined;
+  CACHE_REDIS_CLUSTER_NODES?: string | undefined;
+  CACHE_REDIS_SENTINELS?: string | undefined;
+  CACHE_REDIS_SENTINEL_NAME?: string | undefined;
 }
 
-/** The one topology the environment names (null: in-process stores); more than one is a boot error. */
-export function redisTarget(env: RedisSettings): RedisTarget | null {
-  const named = [
-    env.REDIS_URL && 'REDIS_URL',
-    env.REDIS_CLUSTER_NODES && 'REDIS_CLUSTER_NODES',
-    env.REDIS_SENTINELS && 'REDIS_SENTINELS',
-  ].filter(Boolean);
+/**
+ * The one topology the environment names (null: none); more than one is a boot error. `''`
+ * reads the limiter's Redis (REDIS_*), `'CACHE_'` the result cache's own (CACHE_REDIS_*,
+ * docs/operations.md, "Result cache"): the same three forms under another prefix.
+ */
+export function redisTarget(env: RedisSettings, prefix: '' | 'CACHE_' = ''): RedisTarget | null {
+  const url = `${prefix}REDIS_URL` as const;
+  const cluster = `${prefix}REDIS_CLUSTER_NODES` as const;
+  const sentinels = `${prefix}REDIS_SENTINELS` as const;
+  const name = `${prefix}REDIS_SENTINEL_NAME` as const;
+  const named = [url, cluster, sentinels].filter((v) => env[v]);
   if (named.length > 1)
-    throw new ConfigError(
-      `set one of REDIS_URL, REDIS_CLUSTER_NODES, REDIS_SENTINELS (got ${named.join(', ')})`,
-    );
-  if (env.REDIS_CLUSTER_NODES)
-    return { kind: 'cluster', nodes: hostPorts('REDIS_CLUSTER_NODES', env.REDIS_CLUSTER_NODES) };
-  if (env.REDIS_SENTINELS) {
-    if (!env.REDIS_SENTINEL_NAME)
-      throw new ConfigError('REDIS_SENTINELS needs REDIS_SENTINEL_NAME (the master group name)');
-    return {
-      kind: 'sentinel',
-      sentinels: hostPorts('REDIS_SENTINELS', env.REDIS_SENTINELS),
-      name: env.REDIS_SENTINEL_NAME,
-    };
+    throw new ConfigError(`set one of ${url}, ${cluster}, ${sentinels} (got ${named.join(', ')})`);
+  const clusterNodes = env[cluster];
+  if (clusterNodes) return { kind: 'cluster', nodes: hostPorts(cluster, clusterNodes) };
+  const sentinelList = env[sentinels];
+  if (sentinelList) {
+    const group = env[name];
+    if (!group) throw new ConfigError(`${sentinels} needs ${name} (the master group name)`);
+    return { kind: 'sentinel', sentinels: hostPorts(sentinels, sentinelList), name: group };
   }
-  return env.REDIS_URL ? { kind: 'url', url: env.REDIS_URL } : null;
+  const single = env[url];
+  return single ? { kind: 'url', url: single } : null;
 }
 
 function hostPorts(variable: string, value: string): HostPort[] {

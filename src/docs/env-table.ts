@@ -62,6 +62,7 @@ export interface EnvProperty {
 /** The shapes the schema's patterns take, in words: a pattern added to ENV_SCHEMA needs its line here. */
 const PATTERN_WORDS: Record<string, string> = {
   REDIS_URL: 'a `redis://` or `rediss://` URL',
+  CACHE_REDIS_URL: 'a `redis://` or `rediss://` URL',
   HUB_PROCESSES: '`1`..`99` or `auto`',
   PUBLIC_BASE_URL: 'an `http://` or `https://` address without a trailing `/`',
   CORS_ORIGINS: '`*`, or `http(s)://` origins (host, optional port), comma-separated',

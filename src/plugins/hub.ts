@@ -1,6 +1,5 @@
 import type { ValidateFunction } from 'ajv';
 import fp from 'fastify-plugin';
-import { ResultCache } from '../cache/result-cache.js';
 import { RunCache } from '../cache/run-cache.js';
 import type { ToolPolicy } from '../config/policy.js';
 import type { RegisteredTool } from '../registry.js';
@@ -20,22 +19,13 @@ export interface RunnerOptions {
   policies: Map<string, ToolPolicy>;
   validators: Map<string, ValidateFunction>;
   runtimeEnabled: boolean;
-  /** The result cache's bounds and switch (docs/operations.md, "Result cache"). */
-  cache: { shared: boolean; prefix: string; maxEntryBytes: number; memoryBytes: number };
 }
 
-/** `app.hub`: the run facade, built from the limits, the pool and the metrics. */
+/** `app.hub`: the run facade, built from the limits, the pool, the result cache and the metrics. */
 export default fp<RunnerOptions>(
   async (app, opts) => {
     app.decorate('tools', opts.tools);
     app.decorate('policies', opts.policies);
-    const store = new ResultCache({
-      // The limiter's connection: one client per instance, its health and fail-fast settings.
-      redis: opts.cache.shared ? app.limits.redis : null,
-      prefix: opts.cache.prefix,
-      maxEntryBytes: opts.cache.maxEntryBytes,
-      memoryBytes: opts.cache.memoryBytes,
-    });
     app.decorate(
       'hub',
       new Hub({
@@ -46,13 +36,19 @@ export default fp<RunnerOptions>(
         limits: app.limits,
         pool: app.pool,
         metrics: app.metrics,
-        cache: new RunCache(opts.tools, store, app.metrics),
+        cache: new RunCache(opts.tools, app.resultCache, app.metrics),
         runMemory: app.runMemory,
       }),
     );
   },
   {
     name: 'toolhub-hub',
-    dependencies: ['toolhub-limits', 'toolhub-pool', 'toolhub-metrics', 'toolhub-memory-admission'],
+    dependencies: [
+      'toolhub-limits',
+      'toolhub-pool',
+      'toolhub-metrics',
+      'toolhub-memory-admission',
+      'toolhub-result-cache',
+    ],
   },
 );

@@ -20,6 +20,9 @@ export default fp(
       storeMode: app.limits.redis ? 'redis' : 'memory',
       // Read at scrape time: the facade and its cache are built after this plugin (src/plugins/hub.ts).
       cacheMemory: () => app.hub.cacheMemory,
+      ...(app.limiterEviction
+        ? { limiterEvictable: () => (app.limiterEviction?.state?.evictable ? 1 : 0) }
+        : {}),
       // Every tool, 0 included: a gauge reads better as zeros than as absent series.
       ...(app.limits.redis
         ? {
@@ -65,7 +68,7 @@ export default fp(
       return link ? ((await link.ask('metrics')) as string) : metrics.registry.metrics();
     });
   },
-  { name: 'toolhub-metrics', dependencies: ['toolhub-limits', 'toolhub-pool'] },
+  { name: 'toolhub-metrics', dependencies: ['toolhub-limits', 'toolhub-limiter-eviction', 'toolhub-pool'] },
 );
 
 function classify(reason: string): string {

@@ -12,6 +12,7 @@ import { fromGeneric } from '../run/input.js';
 import type { RunResult } from '../run/run-types.js';
 import { readRuntimeCall } from '../run/runtime-input.js';
 import { SOURCES, type Source } from '../run-meta.js';
+import { cacheDirectivesOf } from './send-run.js';
 
 /**
  * `POST /api/tools/batch/` (docs/api.md, "Batch runs"): `{runs: [generic runtime bodies],
@@ -26,6 +27,8 @@ export default async function batchRoutes(app: FastifyInstance, opts: { maxRuns:
   app.post(doc.url, { config: { toolSurface: true }, schema: routeSchema(doc) }, async (request, reply) => {
     const { runs, source } = readBatch(request.body, opts.maxRuns);
     const caller = callerOf(request);
+    // The batch request's Cache-Control applies to each of its runs.
+    const cacheControl = cacheDirectivesOf(request);
     // Junk inside a 200 costs its sender as a 400 would: one refusal per refused item.
     const junk = (code: string) => {
       if (JUNK_ERROR_CODES.has(code)) app.refusals.count(request.ip);
@@ -41,6 +44,7 @@ export default async function batchRoutes(app: FastifyInstance, opts: { maxRuns:
           ...caller,
           requestId: `${request.id}:${i}`,
           log: request.log,
+          cacheControl,
         });
       } catch (err) {
         if (!(err instanceof HubError)) throw err;

@@ -5,7 +5,7 @@ import { fromDedicated } from '../run/input.js';
 import { SOURCES, type Source } from '../run-meta.js';
 import { quote } from '../shared/quote.js';
 import type { ToolEndpoint } from '../shared/tool-def.js';
-import { sendRun } from './send-run.js';
+import { cacheDirectivesOf, sendRun } from './send-run.js';
 
 /**
  * The dedicated endpoints, derived from the tool modules' `endpoints` (no hand-kept
@@ -31,6 +31,7 @@ export default async function dedicatedRoutes(app: FastifyInstance): Promise<voi
               requestId: request.id,
               log: request.log,
               ifNoneMatch: request.headers['if-none-match'],
+              cacheControl: cacheDirectivesOf(request),
             });
             return sendRun(reply, result);
           },

@@ -3,14 +3,15 @@ import { routeSchema } from '../catalogue/route-doc.js';
 import { ROUTE_DOCS } from '../catalogue/route-docs.js';
 import { ProcessLink } from '../cluster/link.js';
 import type { BoxAnswer } from '../cluster/messages.js';
+import { policyNames } from '../limits/eviction-watch.js';
 
 /**
  * `/healthz`: the process is alive. `/readyz`: the instance can serve (docs/operations.md,
  * "Health and readiness"): alone, its workers are up and it is not shedding load (503
  * otherwise); with HUB_PROCESSES > 1, every process of the box has been ready once (its
  * boot) and at least one is now, and the body says how many are and which are starting or
- * down. The limiter store is `redis`, `memory`
- * or `degraded`.
+ * down. The limiter store is `redis`, `memory` or `degraded`, with the eviction policy of its
+ * Redis, and the result cache's shared layer.
  */
 export default async function healthRoutes(app: FastifyInstance): Promise<void> {
   const localReady = () => app.pool.warm && app.pool.stats().workers > 0 && !app.isUnderPressure();
@@ -25,6 +26,11 @@ export default async function healthRoutes(app: FastifyInstance): Promise<void> 
     const pool = app.pool.stats();
     const redis = app.limits.redis;
     const limiterStore = redis === null ? 'memory' : redis.degraded ? 'degraded' : 'redis';
+    const watched = app.limiterEviction;
+    const state = watched?.state ?? null;
+    const eviction = watched
+      ? { maxmemoryPolicy: state ? policyNames(state) : null, evictable: state ? state.evictable : null }
+      : null;
     const pressured = app.isUnderPressure();
     // HUB_PROCESSES > 1: after its boot, the box can serve while any of its processes can (the
     // primary hands connections to the others); this one's own state goes with the question,
@@ -53,6 +59,8 @@ export default async function healthRoutes(app: FastifyInstance): Promise<void> 
         capacity: pool.capacity,
       },
       limiterStore,
+      ...(eviction ? { limiterRedis: eviction } : {}),
+      resultCache: app.resultCacheState(),
       ...(box ? { processes: box.processes } : {}),
     };
   });

@@ -4,7 +4,7 @@ import { runtimeRouteDocs } from '../catalogue/tool-route-docs.js';
 import { callerOf } from '../http/caller.js';
 import { fromGeneric } from '../run/input.js';
 import { readRuntimeCall } from '../run/runtime-input.js';
-import { sendRun } from './send-run.js';
+import { cacheDirectivesOf, sendRun } from './send-run.js';
 
 /** The generic runtime endpoint, `/api/tools/run/` (docs/api.md): GET query or POST body. */
 export default async function runtimeRoutes(app: FastifyInstance): Promise<void> {
@@ -19,6 +19,7 @@ export default async function runtimeRoutes(app: FastifyInstance): Promise<void>
       requestId: request.id,
       log: request.log,
       ifNoneMatch: request.headers['if-none-match'],
+      cacheControl: cacheDirectivesOf(request),
     });
     return sendRun(reply, result);
   };

@@ -5,6 +5,7 @@ import {
   buildTestApp,
   errorBody,
   getRun as get,
+  PATIENT,
   policyFile,
   REDIS_URL,
   redisPrefix,
@@ -71,7 +72,8 @@ describe('the result cache', () => {
     expect(big.headers['cache-status']).toBe('toolhub; fwd=miss; detail=too-large');
     expect((await get(app, 'fx-big', '4')).json().runtime.cached).toBeUndefined();
     const small = await get(app, 'fx-big', '1');
-    expect(small.headers['cache-status']).toBe('toolhub; fwd=miss; stored');
+    // No Redis here: stored in this instance's memory, and said so.
+    expect(small.headers['cache-status']).toBe('toolhub; fwd=miss; stored; detail=memory');
     expect((await get(app, 'fx-big', '1')).json().runtime.cached).toBe(true);
   });
 
@@ -110,13 +112,16 @@ describe('the result cache', () => {
     const env = {
       REDIS_URL,
       REDIS_PREFIX: redisPrefix(),
+      ...PATIENT,
       EXTRA_TOOL_DIRS: dir,
       POLICY_FILE: await policyFile({ tools: { 'fx-ver': { cacheTtlSec: 60 } } }),
     };
     try {
       // Two apps are two replicas: a result stored by one is a hit on the other, same code.
       const one = await buildTestApp(env);
-      expect((await get(one, 'fx-ver', 'v')).headers['cache-status']).toBe('toolhub; fwd=miss; stored');
+      expect((await get(one, 'fx-ver', 'v')).headers['cache-status']).toBe(
+        'toolhub; fwd=miss; stored; detail=shared',
+      );
       await one.close();
       const two = await buildTestApp(env);
       const hit = await get(two, 'fx-ver', 'v');

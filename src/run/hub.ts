@@ -16,6 +16,7 @@ import type { RegisteredTool } from '../registry.js';
 import type { RunMeta } from '../run-meta.js';
 import { quote } from '../shared/quote.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
+import { hitOutcome, onlyIfCachedMiss } from './cache-answers.js';
 import { inputBytes, type ResolvedInput, validateInput } from './input.js';
 import type { RunMemory } from './run-memory.js';
 import { logFailure, roundMs, runRecord, toRunError } from './run-report.js';
@@ -130,20 +131,24 @@ export class Hub {
 
   /**
    * Admits and answers a prepared run. `validated`: the caller holds the current result
-   * (If-None-Match named its ETag), so the answer is 304 and nothing runs. A hit, like a 304,
-   * counts toward the rate limit but takes no slot and no budget (docs/api.md).
+   * (If-None-Match named its ETag), so the answer is 304 and nothing runs. A hit, like a 304
+   * and like only-if-cached's 504, counts toward the rate limit but takes no slot and no budget;
+   * a computation the call's Cache-Control forced is a run like any other (docs/api.md).
    */
   async execute(p: PreparedRun, validated = false): Promise<RunResult> {
     const { call, def, policy, meta, address } = p;
     const { cache, metrics } = this.parts;
+    const directives = call.cacheControl;
     let rate: RateReport | undefined;
     try {
-      const hit =
+      const { hit, declined } =
         validated || address === null || policy.cacheTtlSec <= 0
-          ? undefined
-          : await cache.lookup(def.id, address.key);
+          ? {}
+          : await cache.lookup(def.id, address.key, directives);
+      // only-if-cached with nothing to answer from: an answer without a run, as a hit is.
+      const notCached = !validated && hit === undefined && directives?.onlyIfCached === true;
       const check = await this.parts.limits.check(def.id, call.client, policy, {
-        cached: validated || hit !== undefined,
+        cached: validated || hit !== undefined || notCached,
         tier: call.tier,
       });
       rate = rateReport(def.id, policy, call.tier, check);
@@ -161,6 +166,7 @@ export class Hub {
         const q = check.quota;
         metrics.quota.used(tier, q.entry, q.used, q.limit, q.msLeft);
       }
+      if (notCached) throw onlyIfCachedMiss(def.id, address, policy.cacheTtlSec, declined, rate);
       const etag = address ? { etag: address.etag } : {};
       if (validated || hit) {
         metrics.recordRun(runRecord(call, def.id, 'ok'));
@@ -178,7 +184,7 @@ export class Hub {
           };
         }
         meta.cached = true;
-        const outcome = { status: 'hit', layer: hit!.layer, ttlSec: hit!.ttlSec } as const;
+        const outcome = hitOutcome(hit!);
         return { ok: true, toolId: def.id, resultJson: hit!.json, meta, rate, cache: outcome, ...etag };
       }
       const outcome = await this.runOnPool(p, check.lease!, rate);
@@ -191,7 +197,7 @@ export class Hub {
         return { ok: false, error: toRunError(outcome, meta, rate) };
       }
       // A store is awaited (every replica has the result once it is answered); a bypass takes no turn.
-      let kept = cache.keep(def.id, address, outcome.json, policy.cacheTtlSec);
+      let kept = cache.keep(def.id, address, outcome.json, policy.cacheTtlSec, directives, declined);
       if (kept instanceof Promise) kept = await kept;
       return { ok: true, toolId: def.id, resultJson: outcome.json, meta, rate, cache: kept, ...etag };
     } catch (err) {

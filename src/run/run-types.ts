@@ -1,5 +1,6 @@
 import type { Tier } from '../auth/tiers.js';
 import type { CacheOutcome } from '../cache/cache-status.js';
+import type { CacheDirectives } from '../cache/request-directives.js';
 import type { HubError } from '../errors.js';
 import type { RateReport } from '../limits/rate-report.js';
 import type { RunMeta, Source, Surface } from '../run-meta.js';
@@ -27,6 +28,8 @@ export interface RunCall {
   log: RunLog;
   /** HTTP If-None-Match: a current ETag answers 304 without a run (docs/api.md, "Result cache and ETags"). */
   ifNoneMatch?: string | string[] | undefined;
+  /** HTTP Cache-Control (and Pragma) directives for the result cache; MCP has none (docs/api.md, "Result cache and ETags"). */
+  cacheControl?: CacheDirectives | undefined;
 }
 
 /**

@@ -44,4 +44,13 @@ export const EVENTS = {
   limiterState: new HubChannel<{ source: object; state: 'up' | 'down'; reason: string }>(
     'toolhub:limiter:state',
   ),
+  /**
+   * The limiter's Redis was read with another eviction policy than before (its first read
+   * included): `policies` by node address, `evictable` when one of them can evict limit keys.
+   */
+  limiterEviction: new HubChannel<{
+    source: object;
+    policies: ReadonlyMap<string, string>;
+    evictable: boolean;
+  }>('toolhub:limiter:eviction'),
 };
