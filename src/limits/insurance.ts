@@ -226,10 +226,10 @@ export class Insurance {
   ): Map<string, number> {
     const k: Known | undefined = this.known.get(key);
     const h = new Map<string, number>();
-    let c = k?.rate && k.rate.tier === tier && k.rate.ends > now ? k.rate.consumed : 0;
-    let e = c > 0 ? k!.rate!.ends : 0;
-    let u = k?.budget && k.budget.ends > now ? k.budget.used : 0;
-    let v = u > 0 ? k!.budget!.ends : 0;
+    let c = k && k.tier === tier && k.rateEnds > now ? k.consumed : 0;
+    let e = c > 0 ? k!.rateEnds : 0;
+    let u = k && k.budgetEnds > now ? k.budgetUsed : 0;
+    let v = u > 0 ? k!.budgetEnds : 0;
     if (p && this.processes > 1) {
       const all = p.limit + p.burst;
       c = all - this.portion(all - c);
@@ -263,10 +263,10 @@ export class Insurance {
   ): void {
     const de = dayEndOf(now);
     const me = monthEndOf(now);
-    const at = k?.quota?.at ?? 0;
+    const at = k?.quotaAt ?? 0;
     QUOTA_FIELDS.forEach((f, j) => {
-      const current = j < 2 ? dayEndOf(at) === de : monthEndOf(at) === me;
-      let used = current ? k!.quota!.counts[j]! : 0;
+      const current = at > 0 && (j < 2 ? dayEndOf(at) === de : monthEndOf(at) === me);
+      let used = current ? k!.quota[j]! : 0;
       const limit = p?.quotas[from + j] ?? -1;
       if (limit >= 0 && this.processes > 1) used = Math.max(used, limit - this.portion(limit - used));
       h.set(f, used);

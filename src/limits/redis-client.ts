@@ -18,6 +18,8 @@ export class LimiterRedis {
   private readonly coolDownMs: number;
   private down = false;
   private recoveryCheck: NodeJS.Timeout | null = null;
+  /** Calls given up on at the command timeout and not answered yet. */
+  private readonly unsure = new Set<Promise<unknown>>();
 
   constructor(
     target: RedisTarget | string,
@@ -74,6 +76,15 @@ export class LimiterRedis {
       let gaveUp = false;
       const timer = setTimeout(() => {
         gaveUp = true;
+        const settled: Promise<void> = call
+          .then(
+            () => undefined,
+            () => undefined,
+          )
+          .finally(() => {
+            this.unsure.delete(settled);
+          });
+        this.unsure.add(settled);
         reject(new TimedOut());
       }, this.commandTimeoutMs);
       call.then(
@@ -88,6 +99,11 @@ export class LimiterRedis {
         },
       );
     });
+  }
+
+  /** Once every call given up on so far has its answer (or has failed): what was taken late is known then. */
+  async answered(): Promise<void> {
+    await Promise.all([...this.unsure]);
   }
 
   /** True when calls should go to Redis now (connected and not cooling down after a failure). */

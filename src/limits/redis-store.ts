@@ -30,8 +30,6 @@ export class RedisStore implements LimitStore {
   private readonly settlements: TurnQueue<SettleRequest, undefined>;
   /** Redis's clock less this one's, as the last decision read it (their clocks need not agree). */
   private skewMs = 0;
-  /** Script calls sent and not answered yet (answered late, some of them). */
-  private readonly unanswered = new Set<Promise<unknown>>();
 
   /**
    * `now`: the clock the scripts count by; 0 (the default) is Redis's own (TIME). `late`
@@ -104,21 +102,12 @@ export class RedisStore implements LimitStore {
 
   /** A script call, given up on at the command timeout; `late` hears its answer if it comes after. */
   private send<T>(call: Promise<T>, late: (value: T) => void): Promise<T> {
-    const settled: Promise<void> = call.then(
-      () => {
-        this.unanswered.delete(settled);
-      },
-      () => {
-        this.unanswered.delete(settled);
-      },
-    );
-    this.unanswered.add(settled);
     return this.redis.bounded(call, late);
   }
 
-  /** Once every script call sent so far has its answer (or has failed): what was taken late is known then. */
-  async answered(): Promise<void> {
-    await Promise.all([...this.unanswered]);
+  /** Once every call given up on so far has its answer: what Redis took of them is known then. */
+  answered(): Promise<void> {
+    return this.redis.answered();
   }
 
   /**
