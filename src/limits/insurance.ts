@@ -65,6 +65,11 @@ export class Insurance {
     return this.store.release(r);
   }
 
+  /** Whether a lease taken here has been handed to Redis (it is renewed there). */
+  inRedis(leaseId: string): boolean {
+    return this.moved.has(leaseId);
+  }
+
   /**
    * Whether the lease of `r` was taken here and handed to Redis since: then it is forgotten
    * here, and its release (and its charge) go to Redis. A settlement not yet known to be there

@@ -204,3 +204,38 @@ describe('a decision the hub stopped waiting for', () => {
     }
   });
 });
+
+describe('a lease’s short life, renewed while its run goes on', () => {
+  it('holds the slot for a run longer than its life, and frees it soon after its instance stops renewing', async () => {
+    const prefix = redisPrefix();
+    // A run may live a minute; its lease lives 2 s from its last renewal (renewed every 0.5 s:
+    // a stall of this thread shorter than 1.5 s loses nothing).
+    const limits = new Limits(redis, prefix, 0, () => 60_000, 1, 2000);
+    const policy = { ...POLICY, maxInFlightPerClient: 1 };
+    const key = limitKey(prefix, 't', 'long');
+    const held = await limits.check('t', 'long', policy, RUN);
+    expect(outcome(held)).toBe('redis');
+    // Five seconds of running, past two lives: the lease still holds the client's one slot.
+    for (let i = 0; i < 10; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      expect(outcome(await limits.check('t', 'long', policy, RUN))).toBe('CONCURRENCY_LIMIT');
+      const [[, deadline]] = (await leasesIn(redis, key)) as [[string, string]];
+      expect(Number(deadline)).toBeGreaterThan(Date.now());
+    }
+    // The instance dies mid-run (it renews no more, and never gives the lease back): another
+    // instance finds the slot free within about a life, not the run's minute.
+    limits.close();
+    const other = new Limits(redis, prefix, 0, () => 60_000, 1, 2000);
+    await expect
+      .poll(
+        async () => {
+          const c = await other.check('t', 'long', policy, RUN);
+          if (c.ok && c.lease) await other.release(c.lease, 0);
+          return outcome(c);
+        },
+        { timeout: 20_000, interval: 100 },
+      )
+      .toBe('redis');
+    other.close();
+  });
+});

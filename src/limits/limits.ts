@@ -21,6 +21,7 @@ import { LeaseBook } from './lease-book.js';
 import { MemoryStore } from './memory-store.js';
 import type { LimiterRedis } from './redis-client.js';
 import { endOfTurn, RedisStore } from './redis-store.js';
+import { LEASE_TTL_MS, LeaseRenewals } from './renewals.js';
 import {
   type DecideRequest,
   limitKey,
@@ -50,6 +51,8 @@ export class Limits {
   private readonly insurance: Insurance | null;
   /** The settlement of an outage on its way to Redis (one at a time). */
   private settling: Promise<void> | null = null;
+  /** The leases of runs in flight that may outlive their life from a renewal: renewed while they run. */
+  private readonly renewals: LeaseRenewals;
   private readonly shared: RedisStore | null;
   private readonly book = new LeaseBook();
   private readonly toolRuns = new ToolInFlight();
@@ -61,10 +64,13 @@ export class Limits {
     private readonly prefix: string,
     private readonly capWaitMs: number,
     /** A lease's life unless given back: the longest a run can live in the hub (src/app.ts). */
-    leaseMs: (policy: ToolPolicy) => number,
+    private readonly leaseMs: (policy: ToolPolicy) => number,
     /** The box's API processes (HUB_PROCESSES): while Redis is away, each admits its share. */
     processes = 1,
+    /** A lease's life from its last renewal (src/limits/renewals.ts). */
+    leaseTtlMs = LEASE_TTL_MS,
   ) {
+    this.renewals = new LeaseRenewals(leaseTtlMs, (leases) => this.renew(leases));
     const insurance = redis ? new Insurance(this.memory, this.known, processes) : null;
     this.insurance = insurance;
     // Calls given up on that Redis took after all: what they counted there is not owed again.
@@ -81,7 +87,8 @@ export class Limits {
           },
         })
       : null;
-    this.storePolicies = new StorePolicies(leaseMs);
+    // A lease lives leaseTtlMs at most unless renewed (src/limits/renewals.ts).
+    this.storePolicies = new StorePolicies((policy) => Math.min(leaseMs(policy), leaseTtlMs));
   }
 
   /** Gives a lease back to Redis: what the lease book retries with (bound once, off the hot path). */
@@ -114,6 +121,8 @@ export class Limits {
       await this.giveBack(admitted, 0);
       return { ok: false, rate, refusal: toolCap(toolId, policy) };
     }
+    const life = this.leaseMs(policy);
+    if (life > this.renewals.ttlMs) this.renewals.taken(admitted, life);
     const quota = quotaUseOf(sp, decided.reply);
     return quota ? { ok: true, rate, lease: admitted, quota } : { ok: true, rate, lease: admitted };
   }
@@ -124,6 +133,7 @@ export class Limits {
    * its time charged. Never throws (a release that fails is charged in-process).
    */
   async release(lease: Lease, workerMs: number): Promise<void> {
+    this.renewals.given(lease);
     this.toolRuns.release(lease.toolId);
     this.lines.notify(lease.toolId);
     await this.giveBack(lease, workerMs);
@@ -239,6 +249,30 @@ export class Limits {
       }
     })();
     return this.settling;
+  }
+
+  /**
+   * Moves on the deadlines of one client and tool's leases of runs still in flight, where each
+   * is held: Redis (taken there, or handed to it after an outage) or here. A renewal that fails
+   * is tried again at the next tick (a lease lapses only after its life without one).
+   */
+  private renew(leases: Lease[]): void {
+    const l = leases[0]!;
+    const request = {
+      key: l.key,
+      quotaKey: l.quotaKey,
+      leaseIds: leases.map((x) => x.id),
+      ms: this.renewals.ttlMs,
+      quotas: l.quotas,
+    };
+    const inRedis = l.store === 'redis' || this.insurance?.inRedis(l.id);
+    if (inRedis && this.shared && this.redis?.usable()) this.shared.renew(request).catch(() => {});
+    else if (!inRedis) void this.memory.renew(request);
+  }
+
+  /** Stops renewing (the hub closes). */
+  close(): void {
+    this.renewals.close();
   }
 
   /** The admission part of a decision as a lease or a refusal. */

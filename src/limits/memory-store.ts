@@ -1,10 +1,12 @@
 import { decide, release, type State } from './decide.js';
+import { renew } from './renew.js';
 import { settle } from './settle.js';
 import type {
   DecideReply,
   DecideRequest,
   LimitStore,
   ReleaseRequest,
+  RenewRequest,
   SettleRequest,
   UsageReply,
 } from './store.js';
@@ -35,6 +37,11 @@ export class MemoryStore implements LimitStore {
 
   release(r: ReleaseRequest): Promise<void> {
     release(this.state(r.key), r, this.now(), () => this.state(r.quotaKey));
+    return Promise.resolve();
+  }
+
+  renew(r: RenewRequest): Promise<void> {
+    renew(this.state(r.key), r, this.now(), () => this.state(r.quotaKey));
     return Promise.resolve();
   }
 

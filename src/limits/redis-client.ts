@@ -1,7 +1,7 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { RedisTarget } from '../config/redis-target.js';
 import { EVENTS } from '../shared/events.js';
-import { DECIDE_LUA, RELEASE_LUA, SETTLE_LUA, USAGE_LUA } from './scripts.js';
+import { DECIDE_LUA, RELEASE_LUA, RENEW_LUA, SETTLE_LUA, USAGE_LUA } from './scripts.js';
 
 /**
  * The limiter's Redis connection and its health. Commands fail fast instead of
@@ -64,6 +64,7 @@ export class LimiterRedis {
     this.client.defineCommand('toolhubDecide', { lua: DECIDE_LUA });
     this.client.defineCommand('toolhubRelease', { lua: RELEASE_LUA });
     this.client.defineCommand('toolhubSettle', { lua: SETTLE_LUA });
+    this.client.defineCommand('toolhubRenew', { lua: RENEW_LUA });
     this.client.defineCommand('toolhubUsage', { lua: USAGE_LUA, numberOfKeys: 2 });
   }
 
@@ -172,6 +173,8 @@ declare module 'ioredis' {
     toolhubRelease(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number>;
     /** `numKeys`, then the keys, then the arguments (src/limits/lua/settle.lua). */
     toolhubSettle(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number>;
+    /** `numKeys`, then the keys, then the arguments (src/limits/lua/renew.lua). */
+    toolhubRenew(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<number>;
     /** The counters, the leases, now, the tier (src/limits/lua/usage.lua). */
     toolhubUsage(counters: string, leases: string, now: number, tier: string): Promise<number[]>;
   }

@@ -7,6 +7,7 @@ import {
   type LimitStore,
   leasesKey,
   type ReleaseRequest,
+  type RenewRequest,
   type SettleRequest,
   type StorePolicy,
   type UsageReply,
@@ -28,6 +29,7 @@ export class RedisStore implements LimitStore {
   private readonly decisions: TurnQueue<DecideRequest, DecideReply>;
   private readonly releases: TurnQueue<ReleaseRequest, undefined>;
   private readonly settlements: TurnQueue<SettleRequest, undefined>;
+  private readonly renewals: TurnQueue<RenewRequest, undefined>;
   /** Redis's clock less this one's, as the last decision read it (their clocks need not agree). */
   private skewMs = 0;
 
@@ -98,6 +100,14 @@ export class RedisStore implements LimitStore {
         throw new LateCall();
       return reqs.map(() => undefined);
     });
+    this.renewals = new TurnQueue(perCall, async (reqs) => {
+      const keys = new KeyTriples();
+      const args: (string | number)[] = [now(), this.validUntil()];
+      for (const r of reqs) args.push(keys.of(r), r.ms, r.quotas, r.leaseIds.length, ...r.leaseIds);
+      const call = redis.client.toolhubRenew(keys.list.length, ...keys.list, ...args);
+      if ((await this.send(call, () => {})) === 0) throw new LateCall();
+      return reqs.map(() => undefined);
+    });
   }
 
   /** A script call, given up on at the command timeout; `late` hears its answer if it comes after. */
@@ -131,6 +141,10 @@ export class RedisStore implements LimitStore {
 
   async settle(request: SettleRequest): Promise<void> {
     await this.settlements.push(request);
+  }
+
+  async renew(request: RenewRequest): Promise<void> {
+    await this.renewals.push(request);
   }
 
   async usage(key: string, tier: string): Promise<UsageReply> {

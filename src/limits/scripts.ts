@@ -23,3 +23,4 @@ export const DECIDE_LUA = loadScript('decide');
 export const RELEASE_LUA = loadScript('release');
 export const USAGE_LUA = loadScript('usage');
 export const SETTLE_LUA = loadScript('settle');
+export const RENEW_LUA = loadScript('renew');

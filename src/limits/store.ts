@@ -94,6 +94,18 @@ export interface LimitStore {
   release(request: ReleaseRequest): Promise<void>;
   /** Adds what an instance counted while Redis was away (src/limits/settle.ts). */
   settle(request: SettleRequest): Promise<void>;
+  /** Moves the deadlines of leases of runs still in flight on (src/limits/renew.ts). */
+  renew(request: RenewRequest): Promise<void>;
+}
+
+/** Leases of one client and tool whose runs are still in flight, to live `ms` more from now. */
+export interface RenewRequest {
+  readonly key: string;
+  readonly quotaKey: string;
+  readonly leaseIds: readonly string[];
+  readonly ms: number;
+  /** Where their reservations are: bit 1 the tool's counters, bit 2 the client's quota state. */
+  readonly quotas: number;
 }
 
 /**

@@ -48,6 +48,8 @@ type Step =
   | { kind: 'release'; lease: number; chargedMs: number; together: number }
   | { kind: 'lose'; lease: number }
   | { kind: 'wait'; ms: number }
+  /** The leases of one client and tool (the held one at `lease`'s), and one given back, renewed by `ms`. */
+  | { kind: 'renew'; lease: number; ms: number }
   | {
       kind: 'settle';
       /** Sent again: the id of an earlier settlement (its answer lost), which must not count twice. */
@@ -113,6 +115,14 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 0, max: 2000 }) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('renew' as const),
+      lease: fc.nat(),
+      ms: fc.integer({ min: 0, max: 3000 }),
+    }),
   },
   // What an instance counted while Redis was away, charged when it answers again: counts of
   // windows open or ended on either side, leases of runs still in flight and their reservations.
@@ -258,6 +268,22 @@ describe('the two limit stores', () => {
               for (const r of rs) await memory.release(r);
               await Promise.all(rs.map((r) => shared.release(r)));
               for (const r of new Set(rs.flatMap((x) => [x.key, x.quotaKey]))) await sameFields(r);
+            } else if (s.kind === 'renew') {
+              if (leases.length === 0) continue;
+              const one = leases[s.lease % leases.length]!;
+              const mine = leases.filter((l) => l.key === one.key);
+              const r = {
+                key: one.key,
+                quotaKey: one.quotaKey,
+                // One id no longer held (or never): not made again.
+                leaseIds: [...mine.map((l) => l.id), 'gone'],
+                ms: s.ms,
+                quotas: one.quotas,
+              };
+              await memory.renew(r);
+              await shared.renew(r);
+              await sameFields(one.key);
+              await sameFields(one.quotaKey);
             } else if (s.kind === 'settle') {
               const key = `${prefix}lim:{${s.run.key}}:t${s.run.tool}`;
               const quotaKey = `${prefix}lim:{${s.run.key}}:@quota`;

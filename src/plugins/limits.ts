@@ -28,7 +28,9 @@ export interface LimitsOptions {
 export default fp<LimitsOptions>(
   async (app, opts) => {
     const redis = opts.redis ? new LimiterRedis(opts.redis, opts.commandTimeoutMs) : null;
-    app.decorate('limits', new Limits(redis, opts.prefix, opts.capWaitMs, opts.leaseMs, opts.processes));
+    const limits = new Limits(redis, opts.prefix, opts.capWaitMs, opts.leaseMs, opts.processes);
+    app.decorate('limits', limits);
+    app.addHook('onClose', async () => limits.close());
     if (redis) {
       const quiet = EVENTS.limiterState.subscribe(redis, ({ state, reason }) =>
         state === 'down'
