@@ -19,6 +19,8 @@ export interface Refusal {
   retryAfterSec: number;
   /** Which limit refused: `rateLimit.scope` of the answer. */
   scope: NonNullable<RateLimitInfo['scope']>;
+  /** Of a cap (scope `concurrency`): the client's, fleet-wide, or the tool's on this instance. */
+  cap?: 'client' | 'instance';
   quota?: QuotaInfo;
 }
 
@@ -42,7 +44,7 @@ export function rateDecision(
 export function rateSpent(toolId: string, policy: ToolPolicy, rate: RateDecision): Refusal {
   return {
     code: 'RATE_LIMITED',
-    message: `rate limit of ${policy.limit} runs (+${policy.burst} burst) per ${policy.windowSec} s for ${toolId} is spent`,
+    message: `rate limit of ${policy.limit} attempts (+${policy.burst} burst) per ${policy.windowSec} s for ${toolId} is spent`,
     retryAfterSec: rate.retryAfterSec,
     scope: 'rate',
   };
@@ -63,6 +65,7 @@ export function clientCap(policy: ToolPolicy): Refusal {
     message: `at most ${policy.maxInFlightPerClient} runs of this tool may be in flight per client`,
     retryAfterSec: 1,
     scope: 'concurrency',
+    cap: 'client',
   };
 }
 
@@ -72,6 +75,7 @@ export function toolCap(toolId: string, policy: ToolPolicy): Refusal {
     message: `${toolId} already has ${policy.maxInFlight} runs in flight on this instance`,
     retryAfterSec: 1,
     scope: 'concurrency',
+    cap: 'instance',
   };
 }
 

@@ -4,7 +4,7 @@ import { QUOTA_ENTRIES, quotaNumbers } from '../config/quota.js';
 import type { RateLimitInfo } from '../errors.js';
 import { monthEndOf } from './calendar.js';
 import type { Check, QuotaUse } from './check.js';
-import { type Refusal, toolCap } from './decisions.js';
+import type { Refusal } from './decisions.js';
 import { budgetName, capName, instanceCapName, quotaName } from './limit-names.js';
 import {
   type LimitItem,
@@ -57,7 +57,7 @@ export function rateReport(
   if (check.ok) {
     limits = check.quota ? [own, quotaLeft(toolId, check.quota)] : [own];
   } else {
-    const refused = refusedLimit(toolId, policy, check.refusal);
+    const refused = refusedLimit(toolId, check.refusal);
     const { retryAfterSec, scope, quota } = check.refusal;
     Object.assign(info, { retryAfterSec, scope, limitName: refused.name }, quota ? { quota } : {});
     limits = refused.name === toolId ? [own] : [refused, own];
@@ -79,7 +79,7 @@ export function rateReport(
 }
 
 /** The limit that refused, with nothing left: a quota or the budget until its window ends, a cap until a run ends. */
-function refusedLimit(toolId: string, policy: ToolPolicy, refusal: Refusal): LimitItem {
+function refusedLimit(toolId: string, refusal: Refusal): LimitItem {
   switch (refusal.scope) {
     case 'rate':
       return { name: toolId, r: 0 };
@@ -88,11 +88,7 @@ function refusedLimit(toolId: string, policy: ToolPolicy, refusal: Refusal): Lim
     case 'budget':
       return { name: budgetName(toolId), r: 0, t: refusal.retryAfterSec };
     case 'concurrency':
-      // The refusal does not say which cap (src/limits/decisions.ts): the instance's says so in its message.
-      return {
-        name: refusal.message === toolCap(toolId, policy).message ? instanceCapName(toolId) : capName(toolId),
-        r: 0,
-      };
+      return { name: refusal.cap === 'instance' ? instanceCapName(toolId) : capName(toolId), r: 0 };
   }
 }
 

@@ -71,7 +71,7 @@ const TOOL_USAGE_SCHEMA = {
   properties: {
     rate: {
       type: 'object',
-      description: 'The rate limit: runs per window, plus the burst once the limit is spent',
+      description: 'The rate limit: attempts per window, plus the burst once the limit is spent',
       required: ['limit', 'burst', 'windowSec', 'used', 'remaining', 'resetSec'],
       properties: {
         limit: count,
@@ -79,9 +79,9 @@ const TOOL_USAGE_SCHEMA = {
         windowSec: count,
         used: {
           ...count,
-          description: 'Runs counted in the open window (every attempt counts); 0 with none open',
+          description: 'Attempts counted in the open window (refused ones too); 0 with none open',
         },
-        remaining: { ...count, description: 'Runs still allowed in the window, the burst included' },
+        remaining: { ...count, description: 'Attempts still allowed in the window, the burst included' },
         resetSec: { ...count, description: 'Seconds until the window ends; 0 with none open' },
       },
       additionalProperties: false,
@@ -133,7 +133,8 @@ export const USAGE_SCHEMA = {
     },
     total: {
       type: 'object',
-      description: 'Summed over the tools: runs counted in their open windows, worker ms, runs in flight',
+      description:
+        'Summed over the tools: `runs` the attempts counted in their rate windows (the name kept for clients), worker ms, runs in flight',
       required: ['runs', 'computeMs', 'inFlight'],
       properties: { runs: count, computeMs: count, inFlight: count },
       additionalProperties: false,
