@@ -20,10 +20,11 @@ const KILL_AFTER_MS = 8000;
 const AFTER_PROMOTION_MS = 15_000;
 /**
  * From the promotion, the runs sent after this are all served: the leases a failed decision
- * may have taken are given back once Redis answers, and a run waits at most CAP_WAIT_MS in
- * line; the rest is margin for a loaded machine.
+ * may have taken are given back once the new master answers (a lease whose release was lost
+ * with the old master frees its slot within LEASE_TTL_MS, 10 s, but holds one slot of the
+ * client's 4 meanwhile); the rest is margin for a loaded machine.
  */
-const SERVED_WITHIN_MS = 8000;
+const SERVED_WITHIN_MS = 3000;
 const KEY = `toolhub:lim:{127.0.0.1}:${TOOL}`;
 
 interface Answer {
