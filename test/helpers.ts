@@ -136,7 +136,9 @@ export function errorBody(res: { statusCode: number; body: string }): {
   if (body.ok !== false || typeof body.error !== 'string' || typeof body.errorCode !== 'string') {
     throw new Error(`not a ToolRunError (${res.statusCode}): ${res.body}`);
   }
-  if (/\bat .+:\d+:\d+/.test(res.body)) throw new Error(`stack trace leaked: ${res.body}`);
+  // A V8 frame: `at fn (file:line:col)` or `at /file:line:col` (an ISO time "at 00:00:00" is none).
+  if (/\bat [^\s(]+ \([^)]*:\d+:\d+\)|\bat (?:file:|node:|\/)\S*:\d+:\d+/.test(res.body))
+    throw new Error(`stack trace leaked: ${res.body}`);
   return body;
 }
 

@@ -300,3 +300,46 @@ describe('a decision whose answer comes after the hub gave up on it', () => {
     }
   });
 });
+
+describe('a full Redis (maxmemory, noeviction)', () => {
+  const full = new PrivateRedis(['--maxmemory', '4mb', '--maxmemory-policy', 'noeviction']);
+  afterAll(() => full.stop());
+
+  it('refuses the limiter’s writes: counted in-process from what was known, charged once it has room', async () => {
+    await full.start();
+    const junk = new Redis(full.url);
+    const redis = new LimiterRedis(full.url, 1000, 3000);
+    await new Promise((resolve) => redis.client.once('ready', resolve));
+    const limits = new Limits(redis, 'full:', 0, () => 60_000);
+    const policy = testPolicy({ quota: { runsPerDay: 10 }, maxInFlightPerClient: 100 });
+    try {
+      expect(count(await runs(limits, 'c', policy, 6), 'redis')).toBe(6);
+      // Fill it, big values then small ones, until even a small write is refused (OOM): the
+      // limiter's writes are refused from here on, its reads still answered.
+      let filled = 0;
+      for (const size of [256 * 1024, 4096, 64]) {
+        const value = 'x'.repeat(size);
+        for (;;) {
+          const stored = await junk.set(`junk:${filled}`, value).then(
+            () => true,
+            () => false,
+          );
+          if (!stored) break;
+          filled++;
+        }
+      }
+      const during = await runs(limits, 'c', policy, 10);
+      expect(count(during, 'memory'), during.join(', ')).toBe(4);
+      // Room again: Redis takes what was counted meanwhile, and the day's 10 are spent there.
+      for (let i = 0; i < filled; i++) await junk.del(`junk:${i}`);
+      await expect
+        .poll(async () => (await limits.usage('t', 'c', '')).store, { timeout: 20_000 })
+        .toBe('redis');
+      expect(await runs(limits, 'c', policy, 1)).toEqual(['RATE_LIMITED']);
+      expect((await limits.usage('t', 'c', '')).reply[7]).toBe(10);
+    } finally {
+      junk.disconnect();
+      await redis.close();
+    }
+  });
+});
