@@ -14,8 +14,9 @@ import type { DecideReply, QuotaCounts, ReleaseRequest, StorePolicy } from './st
  *   when an end or a deadline outlives it; quotas (src/limits/quota.ts) `dr`/`dm`/`de` the
  *   runs, worker ms and end of the UTC day, `mr`/`mm`/`me` of the UTC month, in these
  *   counters for a quota per tool and in the client's quota state for one per key; with a
- *   quota of worker ms, each run in flight reserves its `reserveMs` there until its release
- *   (`r<leaseId>` the ms, `t<leaseId>` its lease's deadline, past which it is dropped);
+ *   quota of worker ms, each run in flight reserves its `reserveMs` until its release: under
+ *   the tool's, each of its leases does; under the key's (over every tool), the quota state
+ *   holds `r<leaseId>` the ms and `t<leaseId>` its lease's deadline, past which it is dropped;
  * - leases (a Redis sorted set): each lease's deadline by its id, counted as they are and
  *   pruned (those past their deadline) only at the cap; `expiresAt` is the set's own expiry,
  *   set when it is created or `x` grows (Redis keeps it apart from the counters').
@@ -74,6 +75,13 @@ function reserved(h: Map<string, number>, now: number): number {
     } else ms += h.get(`r${id}`) ?? 0;
   }
   return ms;
+}
+
+/** The leases of a state still before their deadline. */
+function liveLeases(s: State, now: number): number {
+  let n = 0;
+  for (const deadline of s.leases.values()) if (deadline > now) n++;
+  return n;
 }
 
 /** The quota counts a decision read (DecideReply's tail): runs and ms used, then reserved. */
@@ -147,7 +155,8 @@ export function decide(
     if (tq) {
       roll(h, now, monthEnd);
       need = Math.max(need, monthEnd);
-      if (hasMsQuota(p, 0)) rt = reserved(h, now);
+      // Under the tool's quota each of the client's leases of the tool reserves reserveMs.
+      if (hasMsQuota(p, 0)) rt = liveLeases(s, now) * p.reserveMs;
     }
     if (hasQuota(p, 4)) {
       q = quotaState().counters;
@@ -198,7 +207,7 @@ export function decide(
           if (!m) continue;
           m.set('dr', m.get('dr')! + 1);
           m.set('mr', m.get('mr')! + 1);
-          if (hasMsQuota(p, m === h ? 0 : 4)) {
+          if (m === q && hasMsQuota(p, 4)) {
             m.set(`r${leaseId}`, p.reserveMs);
             m.set(`t${leaseId}`, deadline);
           }
@@ -231,8 +240,7 @@ export function release(s: State, r: ReleaseRequest, now: number, quotaState: ()
   const h = s.counters;
   if (s.leasesExpireAt <= now) s.leases.clear();
   s.leases.delete(r.leaseId);
-  // The run's reservation ends with it (none where no quota of ms applied).
-  if (r.quotas & 1) dropReservation(h, r.leaseId);
+  // The run's reservation under the key's quota ends with it (under the tool's, with its lease).
   if (r.quotas & 2) dropReservation(quotaState().counters, r.leaseId);
   if (r.chargedMs > 0 && r.quotas !== 0) {
     const monthEnd = monthEndOf(now);

@@ -44,9 +44,7 @@ export class LeaseRenewals {
   }
 
   given(lease: Lease): void {
-    if (!this.held.delete(lease.id) || this.held.size > 0 || !this.timer) return;
-    clearInterval(this.timer);
-    this.timer = null;
+    this.held.delete(lease.id);
   }
 
   close(): void {
@@ -56,6 +54,13 @@ export class LeaseRenewals {
   }
 
   private tick(): void {
+    // Stopped on a tick that finds nothing held, not at each release: a busy instance's held
+    // set empties and fills all the time, and a timer per run would cost more than it saves.
+    if (this.held.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+      return;
+    }
     const now = Date.now();
     const groups = new Map<string, Lease[]>();
     for (const [id, h] of this.held) {

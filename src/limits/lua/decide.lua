@@ -12,8 +12,9 @@
   Counters: c<tier>/e<tier> rate counter and window end, b<tier>/f<tier> burst counter and
   end, u/v budget used and window end, x the keys' expiry; quotas (in the tool's counters for
   a quota per tool, in the client's quota hash for one per key): dr/dm/de runs, worker ms and
-  end of the UTC day, mr/mm/me of the UTC month; with a quota of worker ms, r<leaseId>/t<leaseId>
-  the ms a run in flight reserves and its lease's deadline (dropped past it). Leases: member
+  end of the UTC day, mr/mm/me of the UTC month; with a quota of worker ms per key,
+  r<leaseId>/t<leaseId> in the quota hash the ms a run in flight reserves and its lease's
+  deadline (dropped past it); under one per tool, each live lease reserves reserveMs. Leases: member
   the lease id, score its deadline; counted with ZCARD, pruned (those past their deadline)
   only at the cap.
 
@@ -205,7 +206,12 @@ while a <= #ARGV do
     if P.tq then
       roll(S, dayEndOf(now), monthEnd)
       if monthEnd > need then need = monthEnd end
-      if P.tms then rt = reserved(S) end
+      -- Under the tool's quota each of the client's leases of the tool reserves reserveMs
+      -- (those this call took first go in, to be counted).
+      if P.tms then
+        flush(S)
+        rt = redis.call('ZCOUNT', S.leases, '(' .. now, '+inf') * P.reserveMs
+      end
     end
     if P.kq then
       Q = stateOf(KEYS[t], nil)
@@ -271,10 +277,6 @@ while a <= #ARGV do
         if P.tq then
           put(S, 'dr', h['dr'] + 1)
           put(S, 'mr', h['mr'] + 1)
-          if P.tms then
-            put(S, 'r' .. id, P.reserveMs)
-            put(S, 't' .. id, deadline)
-          end
         end
         if Q then
           put(Q, 'dr', Q.h['dr'] + 1)

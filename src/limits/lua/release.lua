@@ -72,7 +72,8 @@ local function charge(S, ms, monthEnd)
   if grown then put(S, 'x', grown) end
 end
 
--- A run's reservation under a quota of ms ends with it (HDEL of fields never set does nothing).
+-- A run's reservation under a key's quota of ms ends with it (HDEL of fields never set does
+-- nothing); under a tool's, it ends with the lease.
 local function unreserve(key, first, last)
   local fields = {}
   for j = first, last do
@@ -90,7 +91,6 @@ while a <= #ARGV do
   local quotas = tonumber(ARGV[a + 4])
   local S = stateOf(KEYS[t - 2])
   redis.call('ZREM', KEYS[t - 1], unpack(ARGV, a + 5, a + 4 + k))
-  if quotas % 2 == 1 then unreserve(KEYS[t - 2], a + 5, a + 4 + k) end
   if quotas >= 2 then unreserve(KEYS[t], a + 5, a + 4 + k) end
   if ms > 0 and quotas > 0 then
     local monthEnd = monthEndOf(now)
