@@ -21,13 +21,15 @@ const NOT_RUN: Record<string, string> = {
   'npx -y -p node@22 -p @modelcontextprotocol/inspector@2.12.0 -- mcp-inspector --cli http://localhost:8080/mcp --transport http --method tools/list':
     'npx fetches Node 22 and the Inspector from the registry (a minute); CI runs Inspector 2.12 the same way against a built hub (bash scripts/mcp-inspector-check.sh)',
   'npm run test:stress': 'minutes of fault and load cases; CI runs it (.ci/run)',
+  'npm run check': 'lint, import rules, typecheck and the unit project; CI runs it first (.ci/run)',
   'npm run lint': "the whole tree's lint and format check; CI runs it (.ci/run)",
   'npm run typecheck': 'strict tsc over the whole tree; CI runs it (.ci/run)',
   'npm run check:imports': 'dependency-cruiser over the whole tree; CI runs it (.ci/run)',
   'npm run docs': 'rewrites the generated sections; test/docs.test.ts checks they equal what it makes',
   'npm run examples': "rewrites every expectedOutput.json; test/examples.test.ts checks each tool's example",
   'npm run new-tool -- <id>': 'writes into tools/; test/new-tool.test.ts scaffolds into a temporary folder',
-  'npm run bench': 'minutes of load on the cores the suite shares; CI runs npm run bench -- --quick',
+  'npm run bench':
+    'minutes of load on the cores the suite shares; CI runs the harness with --quick (.ci/run)',
   'bash .ci/run': 'CI itself: it runs npm test, which runs this file',
 };
 const ADAPTED: Record<string, string> = {

@@ -49,7 +49,7 @@ async function startOn(port: number, env: Record<string, string>, opts: StartOpt
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     // A loaded machine can stall a server's event loop past the shedding bound: load
-    // shedding has tests of its own (test/hostile.test.ts), these servers test the rest.
+    // shedding has tests of its own (test/hostile-runs.test.ts), these servers test the rest.
     PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   };
