@@ -18,8 +18,8 @@ import apiKeysPlugin from './plugins/api-keys.js';
 import cataloguePlugin from './plugins/catalogue.js';
 import corsPlugin from './plugins/cors.js';
 import errorsPlugin from './plugins/errors.js';
+import facadePlugin from './plugins/facade.js';
 import hostHeaderPlugin from './plugins/host-header.js';
-import hubPlugin from './plugins/hub.js';
 import jsonBodyPlugin from './plugins/json-body.js';
 import junkPlugin from './plugins/junk.js';
 import limiterEvictionPlugin from './plugins/limiter-eviction.js';
@@ -176,7 +176,7 @@ export async function buildApp(options: BuildOptions = {}) {
     maxEntryBytes: env.CACHE_MAX_ENTRY_BYTES,
     memoryBytes: env.CACHE_MEMORY_BYTES,
   });
-  await app.register(hubPlugin, {
+  await app.register(facadePlugin, {
     tools,
     policies,
     validators: compileValidators(tools),

@@ -36,7 +36,7 @@ export default async function batchRoutes(app: FastifyInstance, opts: { maxRuns:
     const prepared = runs.map((item, i) => {
       try {
         const call = readRuntimeCall(withSource(item, source), 'body');
-        return app.hub.prepare({
+        return app.facade.prepare({
           toolId: call.toolId,
           surface: 'batch',
           source: call.source,
@@ -57,7 +57,7 @@ export default async function batchRoutes(app: FastifyInstance, opts: { maxRuns:
     const validated = etag !== undefined && matchesEtag(request.headers['if-none-match'], etag);
     const answers = await Promise.all(
       prepared.map(async (p) => {
-        const result = p.ok ? await app.hub.execute(p.run, validated) : p;
+        const result = p.ok ? await app.facade.execute(p.run, validated) : p;
         if (!result.ok) junk(result.error.code);
         return result;
       }),
