@@ -11,16 +11,17 @@ import { HubError } from './errors.js';
 import { frameworkErrorHandler } from './http/bad-url.js';
 import { clientErrorHandler } from './http/client-error.js';
 import { guardConnections } from './http/connections.js';
-import type { RefusalCounter } from './http/refusals.js';
+import type { JunkCounter } from './http/junk.js';
 import { mcpAllowedHosts } from './mcp/hosts.js';
 import accessLogPlugin from './plugins/access-log.js';
 import apiKeysPlugin from './plugins/api-keys.js';
 import cataloguePlugin from './plugins/catalogue.js';
 import corsPlugin from './plugins/cors.js';
 import errorsPlugin from './plugins/errors.js';
+import facadePlugin from './plugins/facade.js';
 import hostHeaderPlugin from './plugins/host-header.js';
-import hubPlugin from './plugins/hub.js';
 import jsonBodyPlugin from './plugins/json-body.js';
+import junkPlugin from './plugins/junk.js';
 import limiterEvictionPlugin from './plugins/limiter-eviction.js';
 import limitsPlugin from './plugins/limits.js';
 import mcpPlugin from './plugins/mcp.js';
@@ -29,7 +30,6 @@ import metricsPlugin from './plugins/metrics.js';
 import pagesPlugin from './plugins/pages.js';
 import poolPlugin from './plugins/pool.js';
 import pressurePlugin from './plugins/pressure.js';
-import refusalsPlugin from './plugins/refusals.js';
 import resultCachePlugin from './plugins/result-cache.js';
 import uploadLimitPlugin from './plugins/upload-limit.js';
 import { LOWERED_DEADLINE_FACTOR } from './pool/pool.js';
@@ -98,10 +98,10 @@ export async function buildApp(options: BuildOptions = {}) {
       // HTTP/1.1 without Host gets the hub's counted 400 (src/plugins/host-header.ts), not Node's bare one.
       requireHostHeader: false,
     },
-    frameworkErrors: frameworkErrorHandler((): RefusalCounter | undefined => app.refusals),
+    frameworkErrors: frameworkErrorHandler((): JunkCounter | undefined => app.junk),
     clientErrorHandler: clientErrorHandler({
       requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
-      onRefused: (address) => app.refusals?.count(address),
+      onJunk: (address) => app.junk?.count(address),
     }),
   });
 
@@ -136,7 +136,7 @@ export async function buildApp(options: BuildOptions = {}) {
 
   await app.register(accessLogPlugin);
   await app.register(errorsPlugin);
-  await app.register(refusalsPlugin, { limit: env.REFUSAL_LIMIT });
+  await app.register(junkPlugin, { limit: env.JUNK_LIMIT });
   await app.register(hostHeaderPlugin);
   await app.register(corsPlugin, { origins: env.CORS_ORIGINS });
   await app.register(uploadLimitPlugin, { bodyLimit: env.BODY_LIMIT_BYTES });
@@ -176,7 +176,7 @@ export async function buildApp(options: BuildOptions = {}) {
     maxEntryBytes: env.CACHE_MAX_ENTRY_BYTES,
     memoryBytes: env.CACHE_MEMORY_BYTES,
   });
-  await app.register(hubPlugin, {
+  await app.register(facadePlugin, {
     tools,
     policies,
     validators: compileValidators(tools),

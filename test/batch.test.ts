@@ -98,8 +98,8 @@ describe('batch runs', () => {
 });
 
 describe('junk inside a batch', () => {
-  it('counts every refused item toward REFUSAL_LIMIT, so unknown-tool items block their sender', async () => {
-    const junky = await buildTestApp({ REFUSAL_LIMIT: '10', BATCH_MAX_RUNS: '5' });
+  it('counts every refused item toward JUNK_LIMIT, so unknown-tool items block their sender', async () => {
+    const junky = await buildTestApp({ JUNK_LIMIT: '10', BATCH_MAX_RUNS: '5' });
     try {
       const send = () =>
         junky.inject({

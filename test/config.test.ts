@@ -159,6 +159,36 @@ describe('boot warnings', () => {
     await app.close();
     expect(lines.join('')).toMatch(/POOL_THREADS=\d+ is far above the \d+ CPU cores/);
   });
+
+  it('warns when REFUSAL_LIMIT, the old name of JUNK_LIMIT, is set, and only then', async () => {
+    const warned = async (env: Record<string, string>) => {
+      const lines: string[] = [];
+      const app = await buildApp({
+        logger: { level: 'warn', stream: { write: (line: string) => lines.push(line) } },
+        toolsDir: NO_TOOLS,
+        env: { EXTRA_TOOL_DIRS: FIXTURE_TOOLS, POOL_THREADS: '1', ...env },
+      });
+      await app.close();
+      return lines.join('');
+    };
+    expect(await warned({ REFUSAL_LIMIT: '7' })).toMatch(
+      /REFUSAL_LIMIT is deprecated: set JUNK_LIMIT instead/,
+    );
+    expect(await warned({ JUNK_LIMIT: '7' })).not.toMatch(/deprecated/);
+  });
+});
+
+describe('REFUSAL_LIMIT, the deprecated name of JUNK_LIMIT', () => {
+  it('is read while JUNK_LIMIT is unset, and JUNK_LIMIT wins when both are set', () => {
+    expect(loadEnv({}).JUNK_LIMIT).toBe(60);
+    expect(loadEnv({ REFUSAL_LIMIT: '5' }).JUNK_LIMIT).toBe(5);
+    expect(loadEnv({ JUNK_LIMIT: '9', REFUSAL_LIMIT: '5' }).JUNK_LIMIT).toBe(9);
+    expect(loadEnv({ JUNK_LIMIT: '', REFUSAL_LIMIT: '5' }).JUNK_LIMIT).toBe(5);
+  });
+
+  it('is checked like JUNK_LIMIT, naming itself', () => {
+    expect(() => loadEnv({ REFUSAL_LIMIT: '-1' })).toThrow(/REFUSAL_LIMIT="-1" must be >= 0/);
+  });
 });
 
 /** Runs the built server with `env` on a free port until it exits (it must, here). */

@@ -27,7 +27,7 @@ afterAll(async () => {
 async function hubAt(advertised: string, opened: string): Promise<Session> {
   const port = await freePort();
   hubs.push(
-    await startInstance({ PUBLIC_BASE_URL: `http://${advertised}:${port}`, REFUSAL_LIMIT: '0' }, { port }),
+    await startInstance({ PUBLIC_BASE_URL: `http://${advertised}:${port}`, JUNK_LIMIT: '0' }, { port }),
   );
   return Session.start(browser, `http://${opened}:${port}`);
 }

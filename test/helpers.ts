@@ -30,7 +30,7 @@ export async function buildTestApp(env: Record<string, string> = {}, realTools =
       PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
       // Tests send many bad requests from one address on purpose; the junk limiter's own
       // tests switch it on.
-      REFUSAL_LIMIT: '0',
+      JUNK_LIMIT: '0',
       ...env,
     },
   });

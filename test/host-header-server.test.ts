@@ -47,10 +47,7 @@ const MALFORMED = ['x@127.0.0.1', 'a b', '127.0.0.1:99999', 'localhost:abc', '',
 let hub: Instance;
 let strict: Instance;
 beforeAll(async () => {
-  [hub, strict] = await Promise.all([
-    startInstance({ REFUSAL_LIMIT: '0' }),
-    startInstance({ REFUSAL_LIMIT: '3' }),
-  ]);
+  [hub, strict] = await Promise.all([startInstance({ JUNK_LIMIT: '0' }), startInstance({ JUNK_LIMIT: '3' })]);
 });
 afterAll(async () => {
   await Promise.all([stopInstance(hub), stopInstance(strict)]);
@@ -93,7 +90,7 @@ describe('a malformed Host header', () => {
     }
   });
 
-  it('counts as junk: past REFUSAL_LIMIT the address is answered 429, health still answers', async () => {
+  it('counts as junk: past JUNK_LIMIT the address is answered 429, health still answers', async () => {
     for (let i = 0; i < 3; i++) expectRefused(await raw(strict.base, postMcp('x@127.0.0.1')), `refusal ${i}`);
     const { port } = new URL(strict.base);
     const blocked = await raw(strict.base, get('/api/tools/run/?toolId=qr-code&a=x', [`127.0.0.1:${port}`]));

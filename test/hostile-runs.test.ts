@@ -265,7 +265,7 @@ describe('load shedding', () => {
         LOG_LEVEL: 'silent',
         EXTRA_TOOL_DIRS: FIXTURE_TOOLS,
         POOL_THREADS: '1',
-        REFUSAL_LIMIT: '0',
+        JUNK_LIMIT: '0',
         PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '300',
       },
     });

@@ -74,7 +74,7 @@ describe('MCP batches and junk', () => {
   beforeAll(async () => {
     hub = await startInstance({
       LOG_LEVEL: 'info',
-      REFUSAL_LIMIT: '8',
+      JUNK_LIMIT: '8',
       MCP_BATCH_MAX_MESSAGES: '5',
       MCP_BATCH_MAX_ANSWER_BYTES: '100000',
     });

@@ -38,7 +38,7 @@ beforeAll(async () => {
       LOG_LEVEL: 'silent',
       POOL_THREADS: '1',
       QUEUE_WAIT_MS: '30000',
-      REFUSAL_LIMIT: '0',
+      JUNK_LIMIT: '0',
       // As test/helpers.ts: a loaded CI machine stalls a test process; only the shedding tests shed.
       PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
     },

@@ -24,7 +24,7 @@ let browser: Browser;
 let s: Session;
 beforeAll(async () => {
   ({ hub, browser } = await startHubAndBrowser({
-    REFUSAL_LIMIT: '0',
+    JUNK_LIMIT: '0',
     // One run a minute: the second shows how a 429 reads.
     POLICY_FILE: await policyFile({ tools: { 'token-counter': { limit: 1, burst: 0 } } }),
   }));

@@ -17,7 +17,7 @@ let hub: Instance;
 let browser: Browser;
 let s: Session;
 beforeAll(async () => {
-  ({ hub, browser } = await startHubAndBrowser({ REFUSAL_LIMIT: '0' }));
+  ({ hub, browser } = await startHubAndBrowser({ JUNK_LIMIT: '0' }));
   s = await Session.start(browser, hub.base);
 });
 afterAll(async () => {

@@ -18,8 +18,8 @@ const body = Buffer.alloc(UPLOAD, 0x20); // JSON whitespace: only its size is wr
 
 let hub: Instance | undefined;
 beforeAll(async () => {
-  // REFUSAL_LIMIT off: 60+ refusals from one address would otherwise turn into 429.
-  hub = await startInstance({ REFUSAL_LIMIT: '0', BODY_LIMIT_BYTES: String(CAP) });
+  // JUNK_LIMIT off: 60+ junk requests from one address would otherwise turn into 429.
+  hub = await startInstance({ JUNK_LIMIT: '0', BODY_LIMIT_BYTES: String(CAP) });
 });
 afterAll(async () => {
   await stopInstance(hub);
@@ -149,10 +149,10 @@ describe('bodies over the cap always get their 413', () => {
     expect(answers).toEqual(answers.map(() => ({ status: 413, errorCode: 'INPUT_TOO_LARGE' })));
   }, 60_000);
 
-  it('a junk refusal (429 past REFUSAL_LIMIT, before the body is read) mid-upload is read too', async () => {
+  it('a junk 429 (past JUNK_LIMIT, before the body is read) mid-upload is read too', async () => {
     let junk: Instance | undefined;
     try {
-      junk = await startInstance({ REFUSAL_LIMIT: '1' });
+      junk = await startInstance({ JUNK_LIMIT: '1' });
       const answers: (Answer | string)[] = [];
       for (let i = 0; i < 12; i++) {
         // Under the cap: the first is refused for its content type, then the junk limiter refuses the rest.

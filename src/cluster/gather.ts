@@ -17,11 +17,11 @@ export class Gatherer {
   private readonly rounds = new Map<number, Round>();
   private nextId = 0;
 
-  /** The parts of `workers` that came within `timeoutMs`, by process. */
-  ask(workers: readonly Worker[], what: Question, timeoutMs: number): Promise<Map<Worker, unknown>> {
+  /** The parts of `procs` that came within `timeoutMs`, by process. */
+  ask(procs: readonly Worker[], what: Question, timeoutMs: number): Promise<Map<Worker, unknown>> {
     const id = this.nextId++;
     return new Promise((resolve) => {
-      const round: Round = { owed: new Set(workers), parts: new Map(), done: () => {} };
+      const round: Round = { owed: new Set(procs), parts: new Map(), done: () => {} };
       const timer = setTimeout(() => round.done(), timeoutMs);
       round.done = () => {
         clearTimeout(timer);
@@ -29,22 +29,22 @@ export class Gatherer {
         resolve(round.parts);
       };
       this.rounds.set(id, round);
-      for (const w of workers) w.send({ toolhub: 'tell', id, what } satisfies Message);
+      for (const p of procs) p.send({ toolhub: 'tell', id, what } satisfies Message);
       if (round.owed.size === 0) round.done();
     });
   }
 
   /** A process's part of round `id`. */
-  told(worker: Worker, id: number, value: unknown): void {
+  told(proc: Worker, id: number, value: unknown): void {
     const round = this.rounds.get(id);
-    if (!round?.owed.delete(worker)) return;
-    round.parts.set(worker, value);
+    if (!round?.owed.delete(proc)) return;
+    round.parts.set(proc, value);
     if (round.owed.size === 0) round.done();
   }
 
   /** A process that went away (its IPC channel closed): no round waits for it any longer. */
-  gone(worker: Worker): void {
+  gone(proc: Worker): void {
     for (const round of this.rounds.values())
-      if (round.owed.delete(worker) && round.owed.size === 0) round.done();
+      if (round.owed.delete(proc) && round.owed.size === 0) round.done();
   }
 }

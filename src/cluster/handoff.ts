@@ -49,21 +49,21 @@ export class Handoffs {
   /** `takers(except)`: the processes that may take a connection now (listening, connected). */
   constructor(private readonly takers: (except: Worker) => Worker[]) {}
 
-  /** Watches the connections handed to `worker`, from its start. */
-  watch(worker: Worker): void {
+  /** Watches the connections handed to `proc`, from its start. */
+  watch(proc: Worker): void {
     const owed = new Map<number | string, Pass>();
-    this.owed.set(worker, owed);
-    const proc = worker.process;
-    const send = proc.send as (...args: unknown[]) => boolean;
-    proc.send = ((message: unknown, handle?: unknown, ...rest: unknown[]) => {
+    this.owed.set(proc, owed);
+    const child = proc.process;
+    const send = child.send as (...args: unknown[]) => boolean;
+    child.send = ((message: unknown, handle?: unknown, ...rest: unknown[]) => {
       if (isNewConn(message) && isHandle(handle)) {
         const pass = this.sending.get(String(message.seq)) ?? { key: message.key, handle, tried: new Set() };
-        pass.tried.add(worker);
+        pass.tried.add(proc);
         owed.set(message.seq, pass);
       }
-      return send.call(proc, message, handle, ...rest);
-    }) as typeof proc.send;
-    proc.on('internalMessage', (m: unknown) => {
+      return send.call(child, message, handle, ...rest);
+    }) as typeof child.send;
+    child.on('internalMessage', (m: unknown) => {
       if (!isAck(m)) return;
       const pass = owed.get(m.ack);
       if (!pass) return;
@@ -71,23 +71,23 @@ export class Handoffs {
       // node:cluster's own handoffs: it closes its end, or hands the connection on, itself.
       if (typeof m.ack !== 'string' || !m.ack.startsWith(OURS)) return;
       if (m.accepted) pass.handle.close();
-      else this.passOn(pass, this.takers(worker));
+      else this.passOn(pass, this.takers(proc));
     });
   }
 
   /**
-   * `worker` went away (its IPC channel closed): the connections it had not taken go to
+   * `proc` went away (its IPC channel closed): the connections it had not taken go to
    * another process (each tried once), closed when none is left. Returns how many it held.
    */
-  gone(worker: Worker): number {
-    const owed = this.owed.get(worker);
-    this.owed.delete(worker);
-    for (const pass of owed?.values() ?? []) this.passOn(pass, this.takers(worker));
+  gone(proc: Worker): number {
+    const owed = this.owed.get(proc);
+    this.owed.delete(proc);
+    for (const pass of owed?.values() ?? []) this.passOn(pass, this.takers(proc));
     return owed?.size ?? 0;
   }
 
   private passOn(pass: Pass, candidates: readonly Worker[]): void {
-    const to = candidates.find((w) => !pass.tried.has(w) && w.isConnected() && this.owed.has(w));
+    const to = candidates.find((p) => !pass.tried.has(p) && p.isConnected() && this.owed.has(p));
     if (!to) {
       pass.handle.close();
       return;

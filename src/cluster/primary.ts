@@ -57,7 +57,7 @@ export function runPrimary(opts: PrimaryOptions): void {
     labelNames: [...PROCESSES_GAUGE.labelNames],
     registers: [registry],
   });
-  const bySlot = new Map<number, Worker>();
+  const byOrdinal = new Map<number, Worker>();
   const deaths = new Map<number, number>();
   /** Processes that have listened: their link to the primary is up (the app is built first). */
   const listening = new WeakSet<Worker>();
@@ -69,55 +69,58 @@ export function runPrimary(opts: PrimaryOptions): void {
 
   /** The processes that can answer a question or take a connection now, `except` one. */
   const live = (except?: Worker) =>
-    [...bySlot.values()].filter((w) => w !== except && listening.has(w) && w.isConnected());
+    [...byOrdinal.values()].filter((p) => p !== except && listening.has(p) && p.isConnected());
   const handoffs = new Handoffs(live);
   /** Started and not yet listening (a process that died booting is down). */
   const startingCount = (except?: Worker) =>
-    [...bySlot.values()].filter((w) => w !== except && !listening.has(w) && w.isConnected()).length;
+    [...byOrdinal.values()].filter((p) => p !== except && !listening.has(p) && p.isConnected()).length;
 
-  const start = (slot: number) => {
-    const worker = cluster.fork(opts.env);
+  const start = (ordinal: number) => {
+    const proc = cluster.fork(opts.env);
     const startedAt = Date.now();
-    bySlot.set(slot, worker);
-    handoffs.watch(worker);
+    byOrdinal.set(ordinal, proc);
+    handoffs.watch(proc);
     // A message to a process that has just died fails (EPIPE, channel closed); node:cluster
-    // re-emits that on the worker, where an unhandled 'error' would end the primary and
+    // re-emits that on its cluster.Worker, where an unhandled 'error' would end the primary and
     // with it every process of the box.
-    worker.on('error', (err: Error) =>
-      log.warn({ slot, reason: err.message }, 'a message to an API process failed'),
+    proc.on('error', (err: Error) =>
+      log.warn({ process: ordinal, reason: err.message }, 'a message to an API process failed'),
     );
-    worker.on('message', (m: unknown) => {
-      if (isMessage(m)) void onMessage(worker, m);
+    proc.on('message', (m: unknown) => {
+      if (isMessage(m)) void onMessage(proc, m);
     });
-    worker.once('listening', () => {
+    proc.once('listening', () => {
       listened = true;
-      listening.add(worker);
+      listening.add(proc);
     });
     const gone = () => {
-      gatherer.gone(worker);
-      const owed = handoffs.gone(worker);
+      gatherer.gone(proc);
+      const owed = handoffs.gone(proc);
       if (owed > 0)
-        log.warn({ slot, connections: owed }, 'connections handed to an API process that died go to another');
+        log.warn(
+          { process: ordinal, connections: owed },
+          'connections handed to an API process that died go to another',
+        );
     };
-    worker.once('disconnect', gone);
-    worker.on('exit', (code, signal) => {
+    proc.once('disconnect', gone);
+    proc.on('exit', (code, signal) => {
       gone();
-      if (bySlot.get(slot) === worker) bySlot.delete(slot);
+      if (byOrdinal.get(ordinal) === proc) byOrdinal.delete(ordinal);
       if (closing) return;
       // No process of the box has ever listened: the boot fails (a port in use, say; the
       // process said why on stderr). Starting it again would fail the same way forever.
       if (!listened) {
-        log.error({ slot, code, signal }, 'an API process failed to start; stopping');
+        log.error({ process: ordinal, code, signal }, 'an API process failed to start; stopping');
         shutdown('boot failure', 1);
         return;
       }
-      const inARow = Date.now() - startedAt > STABLE_MS ? 1 : (deaths.get(slot) ?? 0) + 1;
-      deaths.set(slot, inARow);
+      const inARow = Date.now() - startedAt > STABLE_MS ? 1 : (deaths.get(ordinal) ?? 0) + 1;
+      deaths.set(ordinal, inARow);
       const delayMs = Math.min(RESTART_MAX_MS, RESTART_FIRST_MS * 2 ** (inARow - 1));
-      log.error({ slot, code, signal, delayMs }, 'an API process exited; starting it again');
+      log.error({ process: ordinal, code, signal, delayMs }, 'an API process exited; starting it again');
       restarts.inc();
       setTimeout(() => {
-        if (!closing) start(slot);
+        if (!closing) start(ordinal);
       }, delayMs).unref();
     });
   };
@@ -155,31 +158,31 @@ export function runPrimary(opts: PrimaryOptions): void {
     return AggregatorRegistry.aggregate([...all, await registry.getMetricsAsJSON()]).metrics();
   };
 
-  const onMessage = async (worker: Worker, m: Message) => {
-    if (m.toolhub === 'hup-ready') hupReady.add(worker);
-    else if (m.toolhub === 'told') gatherer.told(worker, m.id, m.value);
+  const onMessage = async (proc: Worker, m: Message) => {
+    if (m.toolhub === 'hup-ready') hupReady.add(proc);
+    else if (m.toolhub === 'told') gatherer.told(proc, m.id, m.value);
     else if (m.toolhub === 'ask') {
-      const value = m.what === 'ready' ? await readiness(worker, m.own) : await metrics();
-      if (worker.isConnected()) worker.send({ toolhub: 'answer', id: m.id, value } satisfies Message);
+      const value = m.what === 'ready' ? await readiness(proc, m.own) : await metrics();
+      if (proc.isConnected()) proc.send({ toolhub: 'answer', id: m.id, value } satisfies Message);
     }
   };
 
   function shutdown(signal: string, failed: 0 | 1 = 0): void {
     if (closing) return;
     closing = true;
-    log.info({ signal, processes: bySlot.size }, 'shutting down: draining every API process');
+    log.info({ signal, processes: byOrdinal.size }, 'shutting down: draining every API process');
     const timer = setTimeout(() => {
       log.error('shutdown timed out; stopping the processes left');
-      for (const w of bySlot.values()) w.process.kill('SIGKILL');
+      for (const p of byOrdinal.values()) p.process.kill('SIGKILL');
       process.exit(1);
     }, opts.shutdownTimeoutMs + 1000);
     timer.unref();
-    const exits = [...bySlot.values()].map(
-      (w) =>
+    const exits = [...byOrdinal.values()].map(
+      (p) =>
         new Promise<boolean>((resolve) => {
-          if (w.process.exitCode !== null || w.process.signalCode !== null) resolve(w.process.exitCode === 0);
-          else w.process.once('exit', (code) => resolve(code === 0));
-          w.process.kill('SIGTERM');
+          if (p.process.exitCode !== null || p.process.signalCode !== null) resolve(p.process.exitCode === 0);
+          else p.process.once('exit', (code) => resolve(code === 0));
+          p.process.kill('SIGTERM');
         }),
     );
     void Promise.all(exits).then((clean) => process.exit(failed === 0 && clean.every(Boolean) ? 0 : 1));
@@ -187,7 +190,7 @@ export function runPrimary(opts: PrimaryOptions): void {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 
-  for (let slot = 0; slot < opts.processes; slot++) start(slot);
+  for (let ordinal = 0; ordinal < opts.processes; ordinal++) start(ordinal);
   log.info({ processes: opts.processes, poolThreads: opts.env.POOL_THREADS }, 'started the API processes');
 }
 
@@ -199,5 +202,5 @@ const hupReady = new WeakSet<Worker>();
 
 /** SIGHUP on the primary: every API process re-reads the keys file. */
 export function forwardHangup(): void {
-  for (const w of Object.values(cluster.workers ?? {})) if (w && hupReady.has(w)) w.process.kill('SIGHUP');
+  for (const p of Object.values(cluster.workers ?? {})) if (p && hupReady.has(p)) p.process.kill('SIGHUP');
 }

@@ -40,7 +40,7 @@ export const ENV_SCHEMA = {
     'MEMORY_CLIENT_SHARE',
     'REQUEST_TIMEOUT_MS',
     'MAX_CONNECTIONS',
-    'REFUSAL_LIMIT',
+    'JUNK_LIMIT',
     'BATCH_MAX_RUNS',
     'CACHE_SHARED',
     'CACHE_MAX_ENTRY_BYTES',
@@ -263,13 +263,20 @@ export const ENV_SCHEMA = {
       description:
         'Open client connections at most; more are refused at accept. 0: three quarters of the file-descriptor limit',
     },
-    REFUSAL_LIMIT: {
+    JUNK_LIMIT: {
       type: 'integer',
       minimum: 0,
       maximum: 1000000,
       default: 60,
       description:
         'Requests per minute per client refused before the rate limiter (400, 401, 404, 405, 408, 413, 415, 417, 431) before that client gets 429 at once; 0: off',
+    },
+    REFUSAL_LIMIT: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 1000000,
+      description:
+        'Deprecated: the former name of JUNK_LIMIT, read only while JUNK_LIMIT is unset (a warn line at boot says so)',
     },
     API_KEYS_FILE: {
       type: 'string',
@@ -381,6 +388,19 @@ const validate = ownAjv({ coerceTypes: true, useDefaults: true, allErrors: true 
   ENV_SCHEMA,
 );
 
+/**
+ * Settings renamed, by their old name: the old one is still read (checked like the new one)
+ * while the new one is unset, and the boot warns that it is used (src/plugins/junk.ts).
+ */
+export const RENAMED_SETTINGS = { REFUSAL_LIMIT: 'JUNK_LIMIT' } as const;
+
+/** The boot's warn line for each renamed setting still set by its old name. */
+export function renamedSettingsInUse(env: EnvConfig): string[] {
+  return Object.entries(RENAMED_SETTINGS)
+    .filter(([old]) => env[old as keyof typeof RENAMED_SETTINGS] !== undefined)
+    .map(([old, now]) => `${old} is deprecated: set ${now} instead (${now} wins when both are set)`);
+}
+
 /** Reads the variables the hub knows from `env`; throws ConfigError naming each bad one. */
 export function loadEnv(env: NodeJS.ProcessEnv | Record<string, string | undefined>): EnvConfig {
   const picked: Record<string, unknown> = {};
@@ -395,6 +415,11 @@ export function loadEnv(env: NodeJS.ProcessEnv | Record<string, string | undefin
       return `${name}=${JSON.stringify(env[name] ?? '')} ${e.message ?? 'is invalid'}`;
     });
     throw new ConfigError(`invalid environment: ${problems.join('; ')}`);
+  }
+  const read: Record<string, unknown> = picked;
+  for (const [old, now] of Object.entries(RENAMED_SETTINGS)) {
+    const given = env[now] !== undefined && env[now] !== '';
+    if (!given && read[old] !== undefined) read[now] = read[old];
   }
   return picked;
 }

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HubError } from '../errors.js';
 import { quote } from '../shared/quote.js';
-import { blockedError, noRouteError, type RefusalCounter } from './refusals.js';
+import { blockedError, type JunkCounter, noRouteError } from './junk.js';
 import { sendError } from './send-error.js';
 
 /**
@@ -9,13 +9,13 @@ import { sendError } from './send-error.js';
  * as `/api/%zz`) or with a parameter past `maxParamLength` gets a ToolRunError like every other
  * non-2xx answer, its path cut as every echoed value is, instead of fastify's own body that
  * repeats the whole URL. These requests reach no route, so no hook runs for them: the answer
- * carries its request id and counts as junk here, and a client past REFUSAL_LIMIT gets its
- * 429 (src/plugins/refusals.ts) as it would on a route.
+ * carries its request id and counts as junk here, and a client past JUNK_LIMIT gets its
+ * 429 (src/plugins/junk.ts) as it would on a route.
  */
-export function frameworkErrorHandler(refusals: () => RefusalCounter | undefined) {
+export function frameworkErrorHandler(junk: () => JunkCounter | undefined) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     reply.header('x-request-id', request.id);
-    const counter = refusals();
+    const counter = junk();
     const wait = counter?.blockedFor(request.ip) ?? 0;
     if (counter && wait > 0) {
       sendError(reply, blockedError(counter.limit, wait));

@@ -28,7 +28,7 @@ function parse(answer: string): { status: number; headers: string; body: Record<
 let app: TestApp;
 let port: number;
 beforeAll(async () => {
-  app = await buildTestApp({ REFUSAL_LIMIT: '1000' });
+  app = await buildTestApp({ JUNK_LIMIT: '1000' });
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as { port: number }).port;
 });

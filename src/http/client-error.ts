@@ -21,7 +21,7 @@ const PARSE_ERRORS: Record<string, string> = {
 export interface ClientErrorOptions {
   requestTimeoutMs: number;
   /** Called with the peer address of every refused request (the junk counter). */
-  onRefused: (address: string) => void;
+  onJunk: (address: string) => void;
 }
 
 /**
@@ -35,7 +35,7 @@ export function clientErrorHandler(opts: ClientErrorOptions) {
     // Answered and counted already: the rest of a refused upload ended short or late.
     if (isDraining(socket)) return void socket.destroy();
     const hubError = toHubError(err, opts.requestTimeoutMs);
-    if (socket.remoteAddress) opts.onRefused(socket.remoteAddress);
+    if (socket.remoteAddress) opts.onJunk(socket.remoteAddress);
     if (socket.writable) {
       const body = errorJson(hubError);
       socket.write(

@@ -7,7 +7,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Tier } from '../auth/tiers.js';
-import type { Hub } from '../run/hub.js';
+import type { RunFacade } from '../run/facade.js';
 import { fromArguments } from '../run/input.js';
 import type { RunLog, RunResult } from '../run/run-types.js';
 import { quote } from '../shared/quote.js';
@@ -29,7 +29,7 @@ export interface McpCaller {
 }
 
 export interface McpParts {
-  hub: Hub;
+  facade: RunFacade;
   tools: McpTool[];
   resources: Map<string, McpResource>;
   listings: McpListings;
@@ -71,7 +71,7 @@ export function mcpServer(parts: McpParts, caller: McpCaller): Server {
   server.setRequestHandler('tools/list', async () => parts.listings.tools);
   server.setRequestHandler('tools/call', async (request) => {
     const { name, arguments: args = {} } = request.params;
-    if (!parts.hub.tools.has(name))
+    if (!parts.facade.tools.has(name))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${quote(name)}`);
     return toCallResult(await runCall(parts, caller, name, args));
   });
@@ -104,7 +104,7 @@ export async function runCall(
   args: Record<string, unknown>,
 ): Promise<RunResult> {
   const requestId = caller.nextRequestId();
-  const result = await parts.hub.run({
+  const result = await parts.facade.run({
     toolId: name,
     surface: 'mcp',
     source: 'mcp',
@@ -120,7 +120,7 @@ export async function runCall(
 
 /** The caller's usage (`toolhub://usage`) as a `resources/read` result: counted by the message limit like any message. */
 export async function readUsage(parts: McpParts, caller: McpCaller) {
-  const usage = await parts.hub.usage(caller.client, caller.tier);
+  const usage = await parts.facade.usage(caller.client, caller.tier);
   return readResult({ ...USAGE_RESOURCE, text: JSON.stringify(usage, null, 2) });
 }
 

@@ -103,5 +103,5 @@ export default fp<Omit<CatalogueContext, 'tools' | 'policies'>>(
       await docs.register(swaggerUi, { routePrefix: '/docs' });
     });
   },
-  { name: 'toolhub-catalogue', dependencies: ['toolhub-hub'] },
+  { name: 'toolhub-catalogue', dependencies: ['toolhub-facade'] },
 );

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_TABLE, type ErrorCode, HubError } from '../errors.js';
-import { noRouteError } from '../http/refusals.js';
+import { noRouteError } from '../http/junk.js';
 import { sendError } from '../http/send-error.js';
 import { quote } from '../shared/quote.js';
 

@@ -49,7 +49,7 @@ describe('the JSON depth bound over HTTP', () => {
   let hub: TestApp;
   let base: string;
   beforeAll(async () => {
-    hub = await buildTestApp({ REFUSAL_LIMIT: '3' });
+    hub = await buildTestApp({ JUNK_LIMIT: '3' });
     base = await hub.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
@@ -80,7 +80,7 @@ describe('the JSON depth bound over HTTP', () => {
         error: `the JSON body nests deeper than ${MAX_JSON_DEPTH} levels`,
       });
     }
-    // REFUSAL_LIMIT 3 reached: the address is blocked, a good request included.
+    // JUNK_LIMIT 3 reached: the address is blocked, a good request included.
     const blocked = await fetch(`${base}/api/tools/run/?toolId=fx-echo&a=hi`);
     expect(blocked.status).toBe(429);
     expect(((await blocked.json()) as { errorCode: string }).errorCode).toBe('RATE_LIMITED');

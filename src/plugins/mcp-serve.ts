@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HubError } from '../errors.js';
 import { callerOf } from '../http/caller.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../http/json-depth.js';
-import { JUNK_ERROR_CODES } from '../http/refusals.js';
+import { JUNK_ERROR_CODES } from '../http/junk.js';
 import type { McpHandler } from '../mcp/handler.js';
 import { type McpMessageLimit, messageFields } from '../mcp/message-limit.js';
 import type { McpCaller, McpParts } from '../mcp/server.js';
@@ -35,7 +35,7 @@ const JSON_TYPE = 'application/json';
 export async function serveMcp(ctx: McpContext, request: FastifyRequest, reply: FastifyReply) {
   request.junkCounted = true;
   const junk = (n: number) => {
-    for (let i = 0; i < n; i++) request.server.refusals.count(request.ip);
+    for (let i = 0; i < n; i++) request.server.junk.count(request.ip);
   };
   if (request.method !== 'POST') {
     // A stateless server has no stream to open (GET) and no session to end (DELETE): the

@@ -27,7 +27,7 @@ export function mcpParts(app: FastifyInstance): McpParts {
   const tools = mcpTools(app.tools);
   const resources = mcpResources(app.catalogue);
   return {
-    hub: app.hub,
+    facade: app.facade,
     tools,
     resources,
     listings: mcpListings(tools, resources, MCP_RESOURCE_TEMPLATES),
@@ -90,5 +90,5 @@ export default fp<McpOptions>(
       });
     });
   },
-  { name: 'toolhub-mcp', dependencies: ['toolhub-hub', 'toolhub-catalogue', 'toolhub-limits'] },
+  { name: 'toolhub-mcp', dependencies: ['toolhub-facade', 'toolhub-catalogue', 'toolhub-limits'] },
 );

@@ -43,7 +43,7 @@ const MiB = 1024 * 1024;
  * does not fit is refused with CONCURRENCY_LIMIT and Retry-After (429: the client's own
  * requests hold its share; 503: the instance's budget is in use). Load shedding
  * (src/plugins/pressure.ts) sees memory only once it is resident; this refuses what would
- * make it so. Runs reserve their own share through `runMemory` (src/run/hub.ts).
+ * make it so. Runs reserve their own share through `runMemory` (src/run/facade.ts).
  *
  * A reservation ends when the answer has been written (onResponse) or the connection has
  * gone. A client that leaves mid-run does not end it: the run still holds its memory, so

@@ -18,8 +18,8 @@ export default fp(
       pool: () => app.pool.stats(),
       storeDegraded: () => (app.limits.redis?.degraded ? 1 : 0),
       storeMode: app.limits.redis ? 'redis' : 'memory',
-      // Read at scrape time: the facade and its cache are built after this plugin (src/plugins/hub.ts).
-      cacheMemory: () => app.hub.cacheMemory,
+      // Read at scrape time: the facade and its cache are built after this plugin (src/plugins/facade.ts).
+      cacheMemory: () => app.facade.cacheMemory,
       ...(app.limiterEviction
         ? { limiterEvictable: () => (app.limiterEviction?.state?.evictable ? 1 : 0) }
         : {}),

@@ -109,5 +109,5 @@ export default fp<PagesOptions>(
         .send(asset.body);
     });
   },
-  { name: 'toolhub-pages', dependencies: ['toolhub-hub', 'toolhub-api-keys'] },
+  { name: 'toolhub-pages', dependencies: ['toolhub-facade', 'toolhub-api-keys'] },
 );

@@ -5,7 +5,7 @@ import { routeSchema } from '../catalogue/route-doc.js';
 import { batchRouteDoc } from '../catalogue/tool-route-docs.js';
 import { errorJson, HubError } from '../errors.js';
 import { callerOf } from '../http/caller.js';
-import { JUNK_ERROR_CODES } from '../http/refusals.js';
+import { JUNK_ERROR_CODES } from '../http/junk.js';
 import { sendError } from '../http/send-error.js';
 import { mergedFields } from '../limits/ratelimit-fields.js';
 import { fromGeneric } from '../run/input.js';
@@ -29,14 +29,14 @@ export default async function batchRoutes(app: FastifyInstance, opts: { maxRuns:
     const caller = callerOf(request);
     // The batch request's Cache-Control applies to each of its runs.
     const cacheControl = cacheDirectivesOf(request);
-    // Junk inside a 200 costs its sender as a 400 would: one refusal per refused item.
+    // Junk inside a 200 costs its sender as a 400 would: one junk count per refused item.
     const junk = (code: string) => {
-      if (JUNK_ERROR_CODES.has(code)) app.refusals.count(request.ip);
+      if (JUNK_ERROR_CODES.has(code)) app.junk.count(request.ip);
     };
     const prepared = runs.map((item, i) => {
       try {
         const call = readRuntimeCall(withSource(item, source), 'body');
-        return app.hub.prepare({
+        return app.facade.prepare({
           toolId: call.toolId,
           surface: 'batch',
           source: call.source,
@@ -57,7 +57,7 @@ export default async function batchRoutes(app: FastifyInstance, opts: { maxRuns:
     const validated = etag !== undefined && matchesEtag(request.headers['if-none-match'], etag);
     const answers = await Promise.all(
       prepared.map(async (p) => {
-        const result = p.ok ? await app.hub.execute(p.run, validated) : p;
+        const result = p.ok ? await app.facade.execute(p.run, validated) : p;
         if (!result.ok) junk(result.error.code);
         return result;
       }),

@@ -22,7 +22,7 @@ export default async function dedicatedRoutes(app: FastifyInstance): Promise<voi
           config: { toolSurface: true },
           handler: async (request, reply) => {
             const fields = readFields(request, method, endpoint);
-            const result = await app.hub.run({
+            const result = await app.facade.run({
               toolId: def.id,
               surface: 'dedicated',
               source: readSource(request),

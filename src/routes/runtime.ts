@@ -10,7 +10,7 @@ import { cacheDirectivesOf, sendRun } from './send-run.js';
 export default async function runtimeRoutes(app: FastifyInstance): Promise<void> {
   const handler = (from: 'query' | 'body') => async (request: FastifyRequest, reply: FastifyReply) => {
     const call = readRuntimeCall(from === 'query' ? request.query : request.body, from);
-    const result = await app.hub.run({
+    const result = await app.facade.run({
       toolId: call.toolId,
       surface: 'runtime',
       source: call.source,

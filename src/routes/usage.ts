@@ -63,7 +63,7 @@ export default async function usageRoutes(app: FastifyInstance): Promise<void> {
         headers: { RateLimit: own, 'RateLimit-Policy': OWN_POLICY, 'Retry-After': read.retryAfterSec },
       });
     }
-    const usage: Usage = await app.hub.usage(client, tier);
+    const usage: Usage = await app.facade.usage(client, tier);
     const now = Date.now();
     const items = [
       ratePolicy(USAGE_READS_LIMIT, USAGE_READS.limit, 0, 60),

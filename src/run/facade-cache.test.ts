@@ -20,7 +20,7 @@ afterEach(async () => {
   app = undefined;
 });
 
-/** The run facade's result cache and ETags (src/run/hub.ts, src/cache/), through the app. */
+/** The run facade's result cache and ETags (src/run/facade.ts, src/cache/), through the app. */
 describe('the result cache', () => {
   it('serves identical inputs from the cache when cacheTtlSec > 0', async () => {
     const file = await policyFile({ tools: { 'fx-echo': { cacheTtlSec: 60 } } });

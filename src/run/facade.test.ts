@@ -7,7 +7,7 @@ afterEach(async () => {
   app = undefined;
 });
 
-/** The run facade (src/run/hub.ts): the operator's switches, through the app. */
+/** The run facade (src/run/facade.ts): the operator's switches, through the app. */
 describe('operator switches', () => {
   it('RUNTIME_ENABLED=false answers RUNTIME_DISABLED 503 on every surface', async () => {
     app = await buildTestApp({ RUNTIME_ENABLED: 'false' });

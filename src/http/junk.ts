@@ -2,9 +2,9 @@ import { HubError } from '../errors.js';
 import { quote } from '../shared/quote.js';
 
 /** Statuses a request is refused with before it reaches the rate limiter (junk). */
-export const REFUSAL_STATUSES = new Set([400, 401, 404, 405, 408, 413, 415, 417, 431]);
+export const JUNK_STATUSES = new Set([400, 401, 404, 405, 408, 413, 415, 417, 431]);
 
-/** The answer to a client past `limit` refusals a minute, blocked `wait` seconds more. */
+/** The answer to a client past `limit` junk requests a minute, blocked `wait` seconds more. */
 export function blockedError(limit: number, wait: number): HubError {
   return new HubError(
     'RATE_LIMITED',
@@ -25,11 +25,11 @@ interface Window {
 
 /**
  * Requests refused per client in a fixed window, so that junk (bodies over the cap,
- * malformed JSON, unknown routes) costs its sender: past `limit` refusals the client is
+ * malformed JSON, unknown routes) costs its sender: past `limit` of them the client is
  * answered 429 before its body is read. Hand-written rather than rate-limiter-flexible:
  * it is asked on every request before the body, synchronously, without a promise.
  */
-export class RefusalCounter {
+export class JunkCounter {
   private readonly windows = new Map<string, Window>();
 
   constructor(
@@ -71,7 +71,7 @@ export class RefusalCounter {
 }
 
 /**
- * Run refusals that come before the rate limiter (the input was wrong, not too frequent):
+ * A run's error codes that come before the rate limiter (the input was wrong, not too frequent):
  * a door that answers them with 200 (an MCP result, a batch item) counts them as junk itself.
  */
 export const JUNK_ERROR_CODES: ReadonlySet<string> = new Set([

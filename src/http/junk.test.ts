@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../test/helpers.js';
-import { RefusalCounter } from './refusals.js';
+import { JunkCounter } from './junk.js';
 
-describe('RefusalCounter', () => {
+describe('JunkCounter', () => {
   it('blocks a client past its limit until the window ends, and only that client', () => {
-    const c = new RefusalCounter(3, 10_000);
+    const c = new JunkCounter(3, 10_000);
     for (let i = 0; i < 3; i++) {
       expect(c.blockedFor('a', 1000)).toBe(0);
       c.count('a', 1000);
@@ -15,15 +15,15 @@ describe('RefusalCounter', () => {
   });
 
   it('is off at limit 0', () => {
-    const c = new RefusalCounter(0);
+    const c = new JunkCounter(0);
     for (let i = 0; i < 10; i++) c.count('a');
     expect(c.blockedFor('a')).toBe(0);
   });
 });
 
 describe('junk costs its sender', () => {
-  it('answers 429 before reading the body once a client has too many refusals', async () => {
-    const app = await buildTestApp({ REFUSAL_LIMIT: '5', BODY_LIMIT_BYTES: '1024' });
+  it('answers 429 before reading the body once a client has sent too much junk', async () => {
+    const app = await buildTestApp({ JUNK_LIMIT: '5', BODY_LIMIT_BYTES: '1024' });
     try {
       const junk = (remoteAddress: string, payload: string) =>
         app.inject({
@@ -71,8 +71,8 @@ describe('junk costs its sender', () => {
     }
   });
 
-  it('does not count refusals that passed the rate limiter (they are counted there)', async () => {
-    const app = await buildTestApp({ REFUSAL_LIMIT: '2' }, true);
+  it('does not count errors answered after the rate limiter (they are counted there)', async () => {
+    const app = await buildTestApp({ JUNK_LIMIT: '2' }, true);
     try {
       // An invalid pattern is refused by the tool itself, after the limiter charged the run.
       for (let i = 0; i < 4; i++) {

@@ -23,7 +23,7 @@ import { logFailure, roundMs, runRecord, toRunError } from './run-report.js';
 import type { RunCall, RunFailure, RunResult } from './run-types.js';
 import { checkSwitches } from './switches.js';
 
-export interface HubParts {
+export interface FacadeParts {
   tools: Map<string, RegisteredTool>;
   policies: Map<string, ToolPolicy>;
   validators: Map<string, ValidateFunction>;
@@ -58,10 +58,10 @@ export type Prepared = { ok: true; run: PreparedRun } | { ok: false; error: HubE
  * refusal: the caller gets a typed RunResult and only translates it (an HTTP body, an MCP
  * result, a batch item).
  */
-export class Hub {
+export class RunFacade {
   private readonly tierPolicies: TierPolicies;
 
-  constructor(private readonly parts: HubParts) {
+  constructor(private readonly parts: FacadeParts) {
     this.tierPolicies = new TierPolicies(parts.policies);
   }
 

@@ -12,7 +12,7 @@ import { type Instance, startInstance, stopInstance } from './server-process.js'
  */
 let hub: Instance | undefined;
 beforeAll(async () => {
-  hub = await startInstance({ REFUSAL_LIMIT: '4' });
+  hub = await startInstance({ JUNK_LIMIT: '4' });
 });
 afterAll(async () => {
   await stopInstance(hub);
@@ -49,7 +49,7 @@ function send(path: string, headers: Record<string, string> = {}, body?: string)
   });
 }
 
-describe('refusals before any route', () => {
+describe('junk before any route', () => {
   const long = 'x'.repeat(15_000);
 
   it('a malformed percent-escape: 400 INVALID_INPUT, the path cut, a request id', async () => {
@@ -97,8 +97,8 @@ describe('refusals before any route', () => {
     expect(gzip.body.error).toBe("the content coding 'gzip' is not accepted: send the body uncompressed");
   });
 
-  it('each counts as junk: past REFUSAL_LIMIT the client gets 429, health still answers', async () => {
-    // Four refusals above: the limit (4) is reached.
+  it('each counts as junk: past JUNK_LIMIT the client gets 429, health still answers', async () => {
+    // Four junk requests above: the limit (4) is reached.
     for (const path of ['/api/%zz', '/api/skills-index.json']) {
       const res = await send(path);
       expect(res.status).toBe(429);

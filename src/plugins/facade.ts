@@ -3,32 +3,32 @@ import fp from 'fastify-plugin';
 import { RunCache } from '../cache/run-cache.js';
 import type { ToolPolicy } from '../config/policy.js';
 import type { RegisteredTool } from '../registry.js';
-import { Hub } from '../run/hub.js';
+import { RunFacade } from '../run/facade.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     tools: Map<string, RegisteredTool>;
     policies: Map<string, ToolPolicy>;
-    /** The one entry for a run behind every surface (src/run/hub.ts). */
-    hub: Hub;
+    /** The one entry for a run behind every surface (src/run/facade.ts). */
+    facade: RunFacade;
   }
 }
 
-export interface RunnerOptions {
+export interface FacadeOptions {
   tools: Map<string, RegisteredTool>;
   policies: Map<string, ToolPolicy>;
   validators: Map<string, ValidateFunction>;
   runtimeEnabled: boolean;
 }
 
-/** `app.hub`: the run facade, built from the limits, the pool, the result cache and the metrics. */
-export default fp<RunnerOptions>(
+/** `app.facade`: the run facade, built from the limits, the pool, the result cache and the metrics. */
+export default fp<FacadeOptions>(
   async (app, opts) => {
     app.decorate('tools', opts.tools);
     app.decorate('policies', opts.policies);
     app.decorate(
-      'hub',
-      new Hub({
+      'facade',
+      new RunFacade({
         tools: opts.tools,
         policies: opts.policies,
         validators: opts.validators,
@@ -42,7 +42,7 @@ export default fp<RunnerOptions>(
     );
   },
   {
-    name: 'toolhub-hub',
+    name: 'toolhub-facade',
     dependencies: [
       'toolhub-limits',
       'toolhub-pool',
