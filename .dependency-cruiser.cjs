@@ -15,8 +15,9 @@
  *            tool pages, MCP
  *   routes   the HTTP routes (they register the declarations of the catalogue)
  *   plugins  the fastify plugins (they mount the routes, the catalogue, MCP, the pages)
- *   app      buildApp, the server and the primary of HUB_PROCESSES
- *            (with its questions to the processes and its handoffs of connections)
+ *   app      buildApp and its wiring (the plugins and routes in order), the server and the
+ *            primary of HUB_PROCESSES (with its questions to the processes and its handoffs
+ *            of connections)
  */
 const LAYERS = [
   ['shared', ['src/shared/', 'src/tool-kit/', 'src/worker-protocol/', 'src/paths.ts']],
@@ -54,6 +55,7 @@ const LAYERS = [
     'app',
     [
       'src/app.ts',
+      'src/wiring.ts',
       'src/server.ts',
       'src/cluster/primary.ts',
       'src/cluster/gather.ts',

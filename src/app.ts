@@ -1,9 +1,7 @@
-import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import { availableParallelism } from 'node:os';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
-import { processCount } from './cluster/sizing.js';
 import { defaultMaxConnections } from './config/fd-limit.js';
 import { type HubConfig, loadConfig } from './config/index.js';
 import { resolvePolicies } from './config/policy.js';
@@ -12,40 +10,8 @@ import { frameworkErrorHandler } from './http/bad-url.js';
 import { clientErrorHandler } from './http/client-error.js';
 import { guardConnections } from './http/connections.js';
 import type { JunkCounter } from './http/junk.js';
-import { mcpAllowedHosts } from './mcp/hosts.js';
-import accessLogPlugin from './plugins/access-log.js';
-import apiKeysPlugin from './plugins/api-keys.js';
-import cataloguePlugin from './plugins/catalogue.js';
-import corsPlugin from './plugins/cors.js';
-import errorsPlugin from './plugins/errors.js';
-import facadePlugin from './plugins/facade.js';
-import hostHeaderPlugin from './plugins/host-header.js';
-import jsonBodyPlugin from './plugins/json-body.js';
-import junkPlugin from './plugins/junk.js';
-import limiterEvictionPlugin from './plugins/limiter-eviction.js';
-import limitsPlugin from './plugins/limits.js';
-import mcpPlugin from './plugins/mcp.js';
-import memoryAdmissionPlugin from './plugins/memory-admission.js';
-import metricsPlugin from './plugins/metrics.js';
-import pagesPlugin from './plugins/pages.js';
-import poolPlugin from './plugins/pool.js';
-import pressurePlugin from './plugins/pressure.js';
-import resultCachePlugin from './plugins/result-cache.js';
-import uploadLimitPlugin from './plugins/upload-limit.js';
-import { LOWERED_DEADLINE_FACTOR } from './pool/pool.js';
 import { scanTools } from './registry.js';
-import batchRoutes from './routes/batch.js';
-import dedicatedRoutes from './routes/dedicated.js';
-import healthRoutes from './routes/health.js';
-import runtimeRoutes from './routes/runtime.js';
-import usageRoutes from './routes/usage.js';
-import { compileValidators } from './run/input.js';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    hubConfig: HubConfig;
-  }
-}
+import { WIRING } from './wiring.js';
 
 export interface BuildOptions {
   /** Environment variables; default process.env (tests pass their own). */
@@ -106,6 +72,8 @@ export async function buildApp(options: BuildOptions = {}) {
   });
 
   app.decorate('hubConfig', config);
+  app.decorate('tools', tools);
+  app.decorate('policies', policies);
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -134,74 +102,8 @@ export async function buildApp(options: BuildOptions = {}) {
     );
   }
 
-  await app.register(accessLogPlugin);
-  await app.register(errorsPlugin);
-  await app.register(junkPlugin, { limit: env.JUNK_LIMIT });
-  await app.register(hostHeaderPlugin);
-  await app.register(corsPlugin, { origins: env.CORS_ORIGINS });
-  await app.register(uploadLimitPlugin, { bodyLimit: env.BODY_LIMIT_BYTES });
-  await app.register(apiKeysPlugin, { path: env.API_KEYS_FILE });
-  await app.register(jsonBodyPlugin);
-  await app.register(pressurePlugin, env);
-  await app.register(memoryAdmissionPlugin, env);
-  await app.register(limitsPlugin, {
-    redis: config.redis,
-    prefix: env.REDIS_PREFIX,
-    commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
-    capWaitMs: env.CAP_WAIT_MS,
-    // A lease on a client's slot lives as long as its run can: the waits for the tool's cap
-    // and for memory, the pool's queue, and a lowered run's wall-time bound, plus the answer.
-    leaseMs: (policy) =>
-      2 * env.CAP_WAIT_MS + env.QUEUE_WAIT_MS + LOWERED_DEADLINE_FACTOR * policy.timeoutMs + 5000,
-    // One of HUB_PROCESSES started by the primary (which resolves `auto` to a number for it).
-    processes: cluster.isWorker ? processCount(env.HUB_PROCESSES) : 1,
-  });
-  await app.register(limiterEvictionPlugin);
-  await app.register(poolPlugin, {
-    threads: env.POOL_THREADS,
-    overflow: env.POOL_OVERFLOW_THREADS,
-    maxQueue: env.POOL_MAX_QUEUE,
-    queueWaitMs: env.QUEUE_WAIT_MS,
-    heapMb: env.WORKER_HEAP_MB,
-    resultMaxBytes: env.RESULT_MAX_BYTES,
-    tools: Object.fromEntries([...tools].map(([id, t]) => [id, t.runPath])),
-  });
-  await app.register(metricsPlugin);
-  await app.register(resultCachePlugin, {
-    shared: env.CACHE_SHARED,
-    own: config.cacheRedis,
-    limiter: config.redis,
-    prefix: env.REDIS_PREFIX,
-    commandTimeoutMs: env.REDIS_COMMAND_TIMEOUT_MS,
-    maxEntryBytes: env.CACHE_MAX_ENTRY_BYTES,
-    memoryBytes: env.CACHE_MEMORY_BYTES,
-  });
-  await app.register(facadePlugin, {
-    tools,
-    policies,
-    validators: compileValidators(tools),
-    runtimeEnabled: config.runtimeEnabled,
-  });
-  await app.register(cataloguePlugin, {
-    baseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`,
-    runtimeEnabled: config.runtimeEnabled,
-    batchMaxRuns: env.BATCH_MAX_RUNS,
-  });
-  await app.register(pagesPlugin, {
-    runtimeEnabled: config.runtimeEnabled,
-    baseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`,
-  });
-  await app.register(mcpPlugin, {
-    allowedHosts: mcpAllowedHosts(env.MCP_ALLOWED_HOSTS, env.HOST, env.PUBLIC_BASE_URL),
-    messageLimit: env.MCP_MESSAGE_LIMIT,
-    maxMessages: env.MCP_BATCH_MAX_MESSAGES,
-    maxAnswerBytes: env.MCP_BATCH_MAX_ANSWER_BYTES,
-    prefix: env.REDIS_PREFIX,
-  });
-  await app.register(healthRoutes);
-  await app.register(runtimeRoutes);
-  await app.register(batchRoutes, { maxRuns: env.BATCH_MAX_RUNS });
-  await app.register(dedicatedRoutes);
-  await app.register(usageRoutes);
+  // Each part reads its own settings from app.hubConfig (src/wiring.ts: the order, and the
+  // plugins table of docs/architecture.md).
+  for (const part of WIRING) await app.register(part.register);
   return app;
 }

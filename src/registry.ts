@@ -15,6 +15,13 @@ export interface RegisteredTool {
   docsDir: string;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The registered tools by id, scanned at boot by buildApp. */
+    tools: Map<string, RegisteredTool>;
+  }
+}
+
 export class RegistryError extends Error {
   override name = 'RegistryError';
 }

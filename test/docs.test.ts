@@ -1,12 +1,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generatedDocs } from '../src/docs/generate.js';
+import { generatedDocs, WIRING_DOC } from '../src/docs/generate.js';
 import { GENERATED_DOCS, headingSlug } from '../src/docs/readme-sections.js';
 import { numberWord } from '../src/docs/sections.js';
 import { ERROR_CODES, ERROR_TABLE } from '../src/errors.js';
 import { projectRoot } from '../src/paths.js';
 import { scanTools } from '../src/registry.js';
+import { wiringRows } from '../src/wiring.js';
 
 const read = (file: string) => readFileSync(join(projectRoot, file), 'utf8');
 const readme = read('README.md');
@@ -49,9 +50,9 @@ function anchors(markdown: string): Set<string> {
 
 describe('generated documentation', () => {
   it('README.md, docs/*.md and every SKILL.md carry each generated section exactly as the code makes it (run `npm run docs`)', async () => {
-    const docs = generatedDocs(await scanTools());
+    const docs = generatedDocs(await scanTools(), wiringRows());
     const written = docs.map((d) => relative(projectRoot, d.path));
-    expect(written).toEqual(expect.arrayContaining([...GENERATED_DOCS]));
+    expect(written).toEqual(expect.arrayContaining([...GENERATED_DOCS, WIRING_DOC]));
     for (const doc of docs) {
       const file = relative(projectRoot, doc.path);
       expect(doc.actual, `${file} is stale: run npm run docs`).toBe(doc.expected);
@@ -74,7 +75,8 @@ describe('generated documentation', () => {
 
   it('every project document with section markers is one that npm run docs writes', () => {
     for (const file of documents) {
-      if (/<!-- [\w-]+:start -->/.test(outsideCode(read(file)))) expect(GENERATED_DOCS).toContain(file);
+      if (/<!-- [\w-]+:start -->/.test(outsideCode(read(file))))
+        expect([...GENERATED_DOCS, WIRING_DOC]).toContain(file);
     }
   });
 

@@ -9,6 +9,7 @@ import { readExamples } from '../src/docs/examples.js';
 import { generatedDocs } from '../src/docs/generate.js';
 import { projectRoot } from '../src/paths.js';
 import { scanTools } from '../src/registry.js';
+import { wiringRows } from '../src/wiring.js';
 import type { TestApp } from './helpers.js';
 
 /**
@@ -85,7 +86,7 @@ describe('npm run new-tool', () => {
   it('gives a tool the registry loads, with a guide whose generated sections are written', async () => {
     const tools = await scanTools([], toolsDir);
     expect([...tools.keys()]).toEqual([ID]);
-    const [skill] = generatedDocs(tools).filter((d) => d.path.endsWith(`${ID}/SKILL.md`));
+    const [skill] = generatedDocs(tools, wiringRows()).filter((d) => d.path.endsWith(`${ID}/SKILL.md`));
     expect(skill!.actual).toBe(skill!.expected);
     expect(skill!.actual).toContain('| `a` | `text` | string | yes |');
     expect(skill!.actual).not.toContain('TODO');

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { generatedDocs, writeDocs } from '../../src/docs/generate.js';
 import { toolsDir as builtInToolsDir, projectRoot } from '../../src/paths.js';
 import { scanTools } from '../../src/registry.js';
+import { wiringRows } from '../../src/wiring.js';
 import { writeExpectedOutputs } from '../write-examples.js';
 import { examples, skillMd } from './docs-template.js';
 import { runTestTs, runTs, toolTs } from './tool-template.js';
@@ -74,7 +75,7 @@ export async function scaffoldTool(id: string, options: ScaffoldOptions = {}): P
     for (const [file, text] of Object.entries(files)) writeFileSync(join(folder, file), text);
     format(folder);
     const regenerated = await writeExpectedOutputs({ only: [id], toolsDir });
-    const docs = generatedDocs(await scanTools([], toolsDir));
+    const docs = generatedDocs(await scanTools([], toolsDir), wiringRows());
     const builtIn = toolsDir === resolve(builtInToolsDir);
     regenerated.push(...writeDocs(builtIn ? docs : docs.filter((d) => d.path === join(folder, 'SKILL.md'))));
     return { folder, created: Object.keys(files).map((f) => join(folder, f)), regenerated };

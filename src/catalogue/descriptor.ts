@@ -1,6 +1,12 @@
 import type { ToolPolicy } from '../config/policy.js';
 import type { RegisteredTool } from '../registry.js';
+import { SOURCES } from '../run-meta.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
+
+/** "web, api (default), mcp or direct_framework", from the one list of sources. */
+const SOURCES_IN_WORDS = ((names: string[]) => `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`)(
+  SOURCES.map((s) => (s === 'api' ? 'api (default)' : s)),
+);
 
 /** Version of the `agentContract` object of every descriptor (docs/api.md, "Catalogue for agents"). */
 export const CONTRACT_VERSION = '2.0.0';
@@ -120,11 +126,11 @@ function runtimeContract(def: ToolDefinition, policy: ToolPolicy): Record<string
         required: false,
         description: `One of ${def.modes.join(', ')} (default ${def.modes[0]})`,
       },
-      { name: 'source', required: false, description: 'web, api (default), mcp or direct_framework' },
+      { name: 'source', required: false, description: SOURCES_IN_WORDS },
     ],
     postBodyShape: {
       toolId: 'string',
-      source: 'string (optional): web | api | mcp | direct_framework',
+      source: `string (optional): ${SOURCES.join(' | ')}`,
       input: { a: 'string', b: 'string (optional)', c: 'string (optional)', mode: 'string (optional)' },
     },
     exampleGet: `${RUNTIME_PATH}?toolId=${def.id}&a={a}`,

@@ -1,3 +1,5 @@
+import { SOURCES } from '../run-meta.js';
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** The batch endpoint's request and answer schemas (components of the OpenAPI document). */
@@ -15,7 +17,7 @@ export function batchSchemas(maxRuns: number): Record<string, unknown> {
           description: 'Generic runtime bodies (nested or flat), answered in this order',
           items: { oneOf: [ref('RuntimeRequestNested'), ref('RuntimeRequestFlat')] },
         },
-        source: { enum: ['web', 'api', 'mcp', 'direct_framework'], description: 'For runs that do not say' },
+        source: { enum: [...SOURCES], description: 'For runs that do not say' },
       },
     },
     BatchAnswer: {

@@ -1,6 +1,6 @@
 import { checkHost, parseTrustProxy } from './addresses.js';
 import { type EnvConfig, loadEnv } from './env.js';
-import { type PolicyFile, readPolicyFile } from './policy.js';
+import { type PolicyFile, readPolicyFile, type ToolPolicy } from './policy.js';
 import { type RedisTarget, redisTarget } from './redis-target.js';
 
 export interface HubConfig {
@@ -14,6 +14,17 @@ export interface HubConfig {
   /** The result cache's own Redis (CACHE_REDIS_*); null: none of its own (docs/operations.md, "Result cache"). */
   cacheRedis: RedisTarget | null;
   extraToolDirs: string[];
+  /** Public base address of the hub (PUBLIC_BASE_URL, else http://localhost:PORT), no trailing slash. */
+  baseUrl: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The parsed configuration: each plugin reads its own settings from it (docs/architecture.md, "Plugins"). */
+    hubConfig: HubConfig;
+    /** Every tool's policy after operator and tier overrides, resolved at boot by buildApp. */
+    policies: Map<string, ToolPolicy>;
+  }
 }
 
 /** Everything configurable, read and checked once at boot; throws ConfigError on a bad value. */
@@ -29,6 +40,7 @@ export function loadConfig(vars: Record<string, string | undefined>): HubConfig 
     redis: redisTarget(env),
     cacheRedis: redisTarget(env, 'CACHE_'),
     extraToolDirs: splitList(env.EXTRA_TOOL_DIRS),
+    baseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`,
   };
 }
 

@@ -7,6 +7,10 @@ import type { ToolDefinition } from '../shared/tool-def.js';
 import { docSections } from './readme-sections.js';
 import { applySections } from './sections.js';
 import { skillSections } from './skill-sections.js';
+import { type WiringRow, wiringTable } from './wiring-table.js';
+
+/** The document whose plugins table is the app's wiring (src/wiring.ts). */
+export const WIRING_DOC = 'docs/architecture.md';
 
 export interface DocFile {
   path: string;
@@ -22,7 +26,7 @@ export interface DocFile {
  * Every document with generated sections (README.md, docs/*.md, tools/<toolId>/SKILL.md)
  * as it is and as it should be.
  */
-export function generatedDocs(tools: Map<string, RegisteredTool>): DocFile[] {
+export function generatedDocs(tools: Map<string, RegisteredTool>, wiring: readonly WiringRow[]): DocFile[] {
   const registered = [...tools.values()];
   const policies = resolvePolicies(
     registered.map((t) => t.def),
@@ -30,7 +34,11 @@ export function generatedDocs(tools: Map<string, RegisteredTool>): DocFile[] {
     {},
   );
   const docs: DocFile[] = [];
-  for (const [file, sections] of Object.entries(docSections(registered))) {
+  const files = {
+    ...docSections(registered),
+    [WIRING_DOC]: { plugins: wiringTable(wiring) },
+  };
+  for (const [file, sections] of Object.entries(files)) {
     const path = join(projectRoot, file);
     if (!existsSync(path)) throw new Error(`${file} is missing: it carries generated sections`);
     const actual = readFileSync(path, 'utf8');

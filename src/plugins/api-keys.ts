@@ -42,9 +42,10 @@ function presentedKey(request: FastifyRequest): string | null | typeof TWO_KEYS 
  * metrics, the catalogue, the docs and the tool pages stay open. The key's id then names
  * the client for the limits (one bucket for one consumer across addresses and replicas).
  */
-export default fp<{ path: string | undefined }>(
-  async (app, opts) => {
-    const keys = opts.path ? new ApiKeys(opts.path) : null;
+export default fp(
+  async (app) => {
+    const path = app.hubConfig.env.API_KEYS_FILE;
+    const keys = path ? new ApiKeys(path) : null;
     app.decorate('apiKeys', keys);
     app.decorateRequest('keyOwner', null);
     if (!keys) return;

@@ -52,9 +52,17 @@ function forSwaggerUi(doc: Catalogue['openapi']): never {
  * Everything is built once at boot from the tool modules and served from memory
  * with an ETag (a matching If-None-Match gets 304).
  */
-export default fp<Omit<CatalogueContext, 'tools' | 'policies'>>(
-  async (app, opts) => {
-    const catalogue = buildCatalogue({ ...opts, tools: app.tools, policies: app.policies });
+export default fp(
+  async (app) => {
+    const { env, baseUrl, runtimeEnabled } = app.hubConfig;
+    const context: CatalogueContext = {
+      baseUrl,
+      runtimeEnabled,
+      batchMaxRuns: env.BATCH_MAX_RUNS,
+      tools: app.tools,
+      policies: app.policies,
+    };
+    const catalogue = buildCatalogue(context);
     app.decorate('catalogue', catalogue);
 
     const send = (request: FastifyRequest, reply: FastifyReply, doc: Served) => {

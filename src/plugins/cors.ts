@@ -32,9 +32,9 @@ export const EXPOSED_HEADERS = [...Object.keys(HEADERS), 'WWW-Authenticate', 'ET
  * not-found handler's 405 with Allow (404 on an unknown path). No credentials: the hub has no
  * cookies, and a key goes in a header the preflight allows.
  */
-export default fp<{ origins: string | undefined }>(
-  async (app, opts) => {
-    const allowed = corsOrigins(opts.origins);
+export default fp(
+  async (app) => {
+    const allowed = corsOrigins(app.hubConfig.env.CORS_ORIGINS);
     if (!allowed) return;
     await app.register(cors, {
       origin: (origin, cb) => {

@@ -21,11 +21,11 @@ const EXEMPT = /^\/(healthz|readyz|metrics)\/?(\?|$)/;
  * counted per client, and past JUNK_LIMIT a minute the client is answered 429
  * RATE_LIMITED in onRequest, before its body is read, and the connection is closed.
  */
-export default fp<{ limit: number }>(
-  async (app, opts) => {
+export default fp(
+  async (app) => {
+    const opts = { limit: app.hubConfig.env.JUNK_LIMIT };
     // REFUSAL_LIMIT, JUNK_LIMIT's old name, still works: its operator hears so once, at boot.
-    if (app.hasDecorator('hubConfig'))
-      for (const line of renamedSettingsInUse(app.hubConfig.env)) app.log.warn(line);
+    for (const line of renamedSettingsInUse(app.hubConfig.env)) app.log.warn(line);
     const junk = new JunkCounter(opts.limit);
     app.decorate('junk', junk);
     app.decorateRequest('junkCounted', false);

@@ -1,8 +1,10 @@
+import cluster from 'node:cluster';
 import fp from 'fastify-plugin';
+import { processCount } from '../cluster/sizing.js';
 import type { ToolPolicy } from '../config/policy.js';
-import type { RedisTarget } from '../config/redis-target.js';
 import { Limits } from '../limits/limits.js';
 import { LimiterRedis } from '../limits/redis-client.js';
+import { LOWERED_DEADLINE_FACTOR } from '../pool/pool.js';
 import { EVENTS } from '../shared/events.js';
 
 declare module 'fastify' {
@@ -11,24 +13,19 @@ declare module 'fastify' {
   }
 }
 
-export interface LimitsOptions {
-  /** null: in-process stores. */
-  redis: RedisTarget | null;
-  prefix: string;
-  commandTimeoutMs: number;
-  /** Longest wait for a slot under the per-client or per-tool cap (CAP_WAIT_MS). */
-  capWaitMs: number;
-  /** A lease's life unless released: the longest a run can live in the hub. */
-  leaseMs: (policy: ToolPolicy) => number;
-  /** The box's API processes (HUB_PROCESSES; 1 alone): while Redis is away each admits its share. */
-  processes: number;
-}
-
 /** Rate limits, budgets and concurrency caps, on Redis when REDIS_URL is set. */
-export default fp<LimitsOptions>(
-  async (app, opts) => {
-    const redis = opts.redis ? new LimiterRedis(opts.redis, opts.commandTimeoutMs) : null;
-    const limits = new Limits(redis, opts.prefix, opts.capWaitMs, opts.leaseMs, opts.processes);
+export default fp(
+  async (app) => {
+    const { env, redis: target } = app.hubConfig;
+    const redis = target ? new LimiterRedis(target, env.REDIS_COMMAND_TIMEOUT_MS) : null;
+    // A lease on a client's slot lives as long as its run can: the waits for the tool's cap
+    // and for memory, the pool's queue, and a lowered run's wall-time bound, plus the answer.
+    const leaseMs = (policy: ToolPolicy) =>
+      2 * env.CAP_WAIT_MS + env.QUEUE_WAIT_MS + LOWERED_DEADLINE_FACTOR * policy.timeoutMs + 5000;
+    // One of HUB_PROCESSES started by the primary (which resolves `auto` to a number for it):
+    // while Redis is away each process admits its share.
+    const processes = cluster.isWorker ? processCount(env.HUB_PROCESSES) : 1;
+    const limits = new Limits(redis, env.REDIS_PREFIX, env.CAP_WAIT_MS, leaseMs, processes);
     app.decorate('limits', limits);
     app.addHook('onClose', async () => limits.close());
     if (redis) {

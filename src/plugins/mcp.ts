@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { McpHandler } from '../mcp/handler.js';
+import { mcpAllowedHosts } from '../mcp/hosts.js';
 import { mcpListings } from '../mcp/listings.js';
 import { McpMessageLimit } from '../mcp/message-limit.js';
 import { MCP_RESOURCE_TEMPLATES, mcpResources } from '../mcp/resources.js';
@@ -47,8 +48,16 @@ export function mcpParts(app: FastifyInstance): McpParts {
  * The SDK is loaded once the hub listens, in the background (or by the first /mcp request,
  * whichever comes first): importing it costs the boot ~200 ms (docs/operations.md, "Boot").
  */
-export default fp<McpOptions>(
-  async (app, opts) => {
+export default fp(
+  async (app) => {
+    const { env } = app.hubConfig;
+    const opts: McpOptions = {
+      allowedHosts: mcpAllowedHosts(env.MCP_ALLOWED_HOSTS, env.HOST, env.PUBLIC_BASE_URL),
+      messageLimit: env.MCP_MESSAGE_LIMIT,
+      maxMessages: env.MCP_BATCH_MAX_MESSAGES,
+      maxAnswerBytes: env.MCP_BATCH_MAX_ANSWER_BYTES,
+      prefix: env.REDIS_PREFIX,
+    };
     app.decorateRequest('mcpCalls', null);
     const parts = mcpParts(app);
     const limit = new McpMessageLimit(opts.messageLimit, app.limits);

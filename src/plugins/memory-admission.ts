@@ -49,8 +49,9 @@ const MiB = 1024 * 1024;
  * gone. A client that leaves mid-run does not end it: the run still holds its memory, so
  * then it ends when the handler answers (onSend, which sees the closed response).
  */
-export default fp<MemoryAdmissionOptions>(
-  async (app, env) => {
+export default fp(
+  async (app) => {
+    const env: MemoryAdmissionOptions = app.hubConfig.env;
     const on = env.MEMORY_BUDGET_BYTES > 0 || env.PRESSURE_MAX_RSS_BYTES > 0;
     const budget = on ? new MemoryBudget(budgetFromEnv(env, process.memoryUsage.rss())) : null;
     app.decorate('memoryBudget', budget);

@@ -7,14 +7,6 @@ import { readExample, tryItModel } from '../pages/form-model.js';
 import { renderIndex } from '../pages/index-page.js';
 import { renderNotFound, renderToolPage } from '../pages/tool-page.js';
 
-export interface PagesOptions {
-  /** Public base address of the hub (no trailing slash), for the curl lines. */
-  baseUrl: string;
-  runtimeEnabled: boolean;
-  /** Where the compiled browser code is; default dist/web. */
-  assetsDir?: string;
-}
-
 /**
  * Nothing but the hub's own scripts, styles and data: URL images; the Markdown preview is a
  * sandboxed srcdoc frame, which inherits this policy and needs no frame-src.
@@ -53,9 +45,11 @@ const page = (body: string): Page => ({
  * definitions and the effective policies, and their assets under /tools/assets/<hash>/.
  * `/` redirects to `/tools/`. Runs from the pages go to the dedicated endpoints like any client's.
  */
-export default fp<PagesOptions>(
-  async (app, opts) => {
-    const assets = loadAssets(opts.assetsDir);
+export default fp(
+  async (app) => {
+    // The public base address goes into the curl lines.
+    const opts = app.hubConfig;
+    const assets = loadAssets();
     if (assets.missing) app.log.warn('the tool pages have no script or stylesheet: run `npm run build`');
     const index = page(renderIndex(app.tools, assets.urls));
     const pages = new Map<string, Page>();

@@ -16,8 +16,18 @@ function delay(ms: number): Promise<void> {
 }
 
 /** The Piscina pool; closed (after in-flight runs finish) when the app closes. */
-export default fp<PoolOptions>(
-  async (app, opts) => {
+export default fp(
+  async (app) => {
+    const { env } = app.hubConfig;
+    const opts: PoolOptions = {
+      threads: env.POOL_THREADS,
+      overflow: env.POOL_OVERFLOW_THREADS,
+      maxQueue: env.POOL_MAX_QUEUE,
+      queueWaitMs: env.QUEUE_WAIT_MS,
+      heapMb: env.WORKER_HEAP_MB,
+      resultMaxBytes: env.RESULT_MAX_BYTES,
+      tools: Object.fromEntries([...app.tools].map(([id, t]) => [id, t.runPath])),
+    };
     const pool = new ToolPool(opts);
     const quiet = [
       EVENTS.workerError.subscribe(pool, ({ err }) => app.log.error({ err }, 'worker thread error')),

@@ -1,7 +1,6 @@
 import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import fp from 'fastify-plugin';
-import type { EnvConfig } from '../config/env.js';
 import { HubError } from '../errors.js';
 
 declare module 'fastify' {
@@ -26,8 +25,9 @@ type PressureKind = 'eventLoopDelay' | 'eventLoopUtilization' | 'heapUsedBytes' 
  * out, and the uncaught throw ended the process in a connection flood. Here the heap comes
  * from V8 (no descriptor) and a failed RSS read keeps the last value.
  */
-export default fp<EnvConfig>(
-  async (app, env) => {
+export default fp(
+  async (app) => {
+    const { env } = app.hubConfig;
     const heapLimit =
       env.PRESSURE_MAX_HEAP_USED_BYTES || Math.floor(getHeapStatistics().heap_size_limit * 0.9);
     const delay: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });

@@ -1,7 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import fp from 'fastify-plugin';
 import { ResultCache } from '../cache/result-cache.js';
-import type { RedisTarget } from '../config/redis-target.js';
 import { policyNames } from '../limits/eviction-watch.js';
 import { LimiterRedis } from '../limits/redis-client.js';
 import { EVENTS } from '../shared/events.js';
@@ -16,19 +15,6 @@ declare module 'fastify' {
   }
 }
 
-export interface ResultCacheOptions {
-  /** CACHE_SHARED: false keeps the in-process layer only. */
-  shared: boolean;
-  /** The result cache's own Redis (CACHE_REDIS_*), or null. */
-  own: RedisTarget | null;
-  /** The limiter's Redis (REDIS_*), or null. */
-  limiter: RedisTarget | null;
-  prefix: string;
-  commandTimeoutMs: number;
-  maxEntryBytes: number;
-  memoryBytes: number;
-}
-
 const OWN_REDIS = 'CACHE_REDIS_URL (or CACHE_REDIS_CLUSTER_NODES, CACHE_REDIS_SENTINELS)';
 
 /**
@@ -38,11 +24,13 @@ const OWN_REDIS = 'CACHE_REDIS_URL (or CACHE_REDIS_CLUSTER_NODES, CACHE_REDIS_SE
  * eviction policy is read as noeviction: under any other, results stored there would push
  * limit keys out. Until then, and with neither Redis, it caches in-process only.
  */
-export default fp<ResultCacheOptions>(
-  async (app, opts) => {
-    const own = opts.own && !isDeepStrictEqual(opts.own, opts.limiter) ? opts.own : null;
-    const target = opts.shared ? (own ?? opts.limiter) : null;
-    const redis = target ? new LimiterRedis(target, opts.commandTimeoutMs) : null;
+export default fp(
+  async (app) => {
+    const { env, cacheRedis, redis: limiter } = app.hubConfig;
+    // CACHE_SHARED false keeps the in-process layer only.
+    const own = cacheRedis && !isDeepStrictEqual(cacheRedis, limiter) ? cacheRedis : null;
+    const target = env.CACHE_SHARED ? (own ?? limiter) : null;
+    const redis = target ? new LimiterRedis(target, env.REDIS_COMMAND_TIMEOUT_MS) : null;
     const watch = app.limiterEviction;
     const onLimiter = redis !== null && own === null;
     const allowed = onLimiter ? () => watch?.state?.evictable === false : () => true;
@@ -51,15 +39,15 @@ export default fp<ResultCacheOptions>(
       new ResultCache({
         redis,
         sharedAllowed: allowed,
-        prefix: opts.prefix,
-        maxEntryBytes: opts.maxEntryBytes,
-        memoryBytes: opts.memoryBytes,
+        prefix: env.REDIS_PREFIX,
+        maxEntryBytes: env.CACHE_MAX_ENTRY_BYTES,
+        memoryBytes: env.CACHE_MEMORY_BYTES,
       }),
     );
     app.decorate('resultCacheState', () =>
       redis === null || !allowed() ? 'in-process' : redis.degraded ? 'degraded' : 'shared',
     );
-    if (!opts.shared && opts.own) app.log.warn(`CACHE_SHARED is false: ${OWN_REDIS} is not used`);
+    if (!env.CACHE_SHARED && cacheRedis) app.log.warn(`CACHE_SHARED is false: ${OWN_REDIS} is not used`);
     if (!redis) return;
     const quiet = [
       EVENTS.limiterState.subscribe(redis, ({ state, reason }) =>

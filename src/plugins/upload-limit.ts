@@ -37,9 +37,9 @@ type Expecting = IncomingMessage & { [UNMET]?: true };
  *   bounded, before the connection closes (src/http/upload-drain.ts): a socket closed with
  *   unread bytes resets, and a client still writing would see EPIPE, not the answer.
  */
-export default fp<{ bodyLimit: number }>(
-  async (app, opts) => {
-    const cap = opts.bodyLimit;
+export default fp(
+  async (app) => {
+    const cap = app.hubConfig.env.BODY_LIMIT_BYTES;
     const declared = (req: IncomingMessage) => Number(req.headers['content-length']);
     // An HTTP/1.1 server: fastify's inferred server type is wider.
     const server = app.server as unknown as Server;

@@ -22,7 +22,8 @@ import { cacheDirectivesOf } from './send-run.js';
  * is 200 with every run's answer in request order, each exactly as that run alone would
  * have answered, with its own `runtime` and `rateLimit`.
  */
-export default async function batchRoutes(app: FastifyInstance, opts: { maxRuns: number }): Promise<void> {
+export default async function batchRoutes(app: FastifyInstance): Promise<void> {
+  const opts = { maxRuns: app.hubConfig.env.BATCH_MAX_RUNS };
   const doc = batchRouteDoc(opts.maxRuns);
   app.post(doc.url, { config: { toolSurface: true }, schema: routeSchema(doc) }, async (request, reply) => {
     const { runs, source } = readBatch(request.body, opts.maxRuns);
