@@ -34,7 +34,7 @@ import resultCachePlugin from './plugins/result-cache.js';
 import uploadLimitPlugin from './plugins/upload-limit.js';
 import { LOWERED_DEADLINE_FACTOR } from './pool/pool.js';
 import { scanTools } from './registry.js';
-import batchRoutes from './routes/batch.js';
+import batchRequestRoutes from './routes/batch.js';
 import dedicatedRoutes from './routes/dedicated.js';
 import healthRoutes from './routes/health.js';
 import runtimeRoutes from './routes/runtime.js';
@@ -180,15 +180,15 @@ export async function buildApp(options: BuildOptions = {}) {
     tools,
     policies,
     validators: compileValidators(tools),
-    runtimeEnabled: config.runtimeEnabled,
+    runsEnabled: config.runsEnabled,
   });
   await app.register(cataloguePlugin, {
     baseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`,
-    runtimeEnabled: config.runtimeEnabled,
+    runsEnabled: config.runsEnabled,
     batchMaxRuns: env.BATCH_MAX_RUNS,
   });
   await app.register(pagesPlugin, {
-    runtimeEnabled: config.runtimeEnabled,
+    runsEnabled: config.runsEnabled,
     baseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`,
   });
   await app.register(mcpPlugin, {
@@ -200,7 +200,7 @@ export async function buildApp(options: BuildOptions = {}) {
   });
   await app.register(healthRoutes);
   await app.register(runtimeRoutes);
-  await app.register(batchRoutes, { maxRuns: env.BATCH_MAX_RUNS });
+  await app.register(batchRequestRoutes, { maxRuns: env.BATCH_MAX_RUNS });
   await app.register(dedicatedRoutes);
   await app.register(usageRoutes);
   return app;

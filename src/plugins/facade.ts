@@ -18,7 +18,7 @@ export interface FacadeOptions {
   tools: Map<string, RegisteredTool>;
   policies: Map<string, ToolPolicy>;
   validators: Map<string, ValidateFunction>;
-  runtimeEnabled: boolean;
+  runsEnabled: boolean;
 }
 
 /** `app.facade`: the run facade, built from the limits, the pool, the result cache and the metrics. */
@@ -32,7 +32,7 @@ export default fp<FacadeOptions>(
         tools: opts.tools,
         policies: opts.policies,
         validators: opts.validators,
-        runtimeEnabled: opts.runtimeEnabled,
+        runsEnabled: opts.runsEnabled,
         limits: app.limits,
         pool: app.pool,
         metrics: app.metrics,

@@ -10,7 +10,7 @@ import { renderNotFound, renderToolPage } from '../pages/tool-page.js';
 export interface PagesOptions {
   /** Public base address of the hub (no trailing slash), for the curl lines. */
   baseUrl: string;
-  runtimeEnabled: boolean;
+  runsEnabled: boolean;
   /** Where the compiled browser code is; default dist/web. */
   assetsDir?: string;
 }
@@ -64,7 +64,7 @@ export default fp<PagesOptions>(
       const body = renderToolPage({
         def,
         policy,
-        callable: opts.runtimeEnabled && policy.enabled,
+        callable: opts.runsEnabled && policy.enabled,
         keyRequired: app.apiKeys !== null,
         model: tryItModel(def, readExample(def, docsDir)),
         tools: app.tools,
