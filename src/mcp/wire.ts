@@ -103,9 +103,9 @@ export function junkInAnswer(contentType: string | null, text: string): number {
 }
 
 /**
- * An error of the hub's own (depth, message array bounds, message limit) in the transport's terms: a
- * JSON-RPC error with no id (it answers the whole request), whose `data` is the ToolRunError
- * the HTTP doors would answer, so a client reads the same errorCode and retry hint.
+ * An error of the hub's own (depth, message array bounds, message limit) in the transport's
+ * terms: a JSON-RPC error with no id (it answers the whole request), whose `data` is the
+ * ToolRunError the HTTP doors would answer, so a client reads the same errorCode and retry hint.
  */
 export function rpcHubError(err: HubError, rpcCode: number, retryAfterSec?: number): string {
   const data: Record<string, unknown> = { ok: false, error: err.message, errorCode: err.code };
