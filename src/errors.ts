@@ -55,7 +55,7 @@ export const ERROR_TABLE = {
   RUNTIME_DISABLED: {
     status: 503,
     otherStatuses: [],
-    when: 'the operator switched the whole runtime off',
+    when: 'the operator switched every tool run off (RUNTIME_ENABLED)',
   },
   TOOL_DISABLED: {
     status: 503,

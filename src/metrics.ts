@@ -42,7 +42,7 @@ export class HubMetrics {
   private readonly httpSeconds: FastHistogram;
   private readonly cacheHits: FastCounter;
   private readonly cacheMisses: FastCounter;
-  private readonly cacheStores: FastCounter;
+  private readonly cacheWrites: FastCounter;
   readonly workerRestarts: Counter;
   readonly batchRuns: Histogram;
   readonly limiterFallbacks: Counter<'reason'>;
@@ -133,7 +133,8 @@ export class HubMetrics {
       ['tool'],
       this.registry,
     );
-    this.cacheStores = new FastCounter(
+    // The metric keeps its name (dashboards read it): a write is a result stored.
+    this.cacheWrites = new FastCounter(
       'toolhub_result_cache_stores_total',
       'Results stored in the result cache, by tool',
       ['tool'],
@@ -260,8 +261,8 @@ export class HubMetrics {
     this.cacheMisses.inc(tool);
   }
 
-  recordCacheStore(tool: string): void {
-    this.cacheStores.inc(tool);
+  recordCacheWrite(tool: string): void {
+    this.cacheWrites.inc(tool);
   }
 
   recordHttp(method: string, route: string, status: number, seconds: number): void {

@@ -19,7 +19,7 @@ import poolPlugin from './plugins/pool.js';
 import pressurePlugin from './plugins/pressure.js';
 import resultCachePlugin from './plugins/result-cache.js';
 import uploadLimitPlugin from './plugins/upload-limit.js';
-import batchRoutes from './routes/batch.js';
+import batchRequestRoutes from './routes/batch.js';
 import dedicatedRoutes from './routes/dedicated.js';
 import healthRoutes from './routes/health.js';
 import runtimeRoutes from './routes/runtime.js';
@@ -97,7 +97,7 @@ export const WIRING: readonly Part[] = [
   plugin(mcpPlugin, '`/mcp`: the MCP door (Streamable HTTP, stateless), its message limit'),
   routes(healthRoutes, '`GET /healthz`, `GET /readyz`'),
   routes(runtimeRoutes, 'the generic runtime endpoint: `GET` and `POST /api/tools/run/`'),
-  routes(batchRoutes, 'batch requests: `POST /api/tools/batch/` (up to `BATCH_MAX_RUNS` runs)'),
+  routes(batchRequestRoutes, 'batch requests: `POST /api/tools/batch/` (up to `BATCH_MAX_RUNS` runs)'),
   routes(dedicatedRoutes, 'the dedicated endpoints, generated from the tool modules: `/api/<slug>/`'),
   routes(usageRoutes, '`GET /api/usage`: what the caller has used of each limit'),
 ];

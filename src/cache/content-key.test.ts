@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../shared/tool-def.js';
-import { batchEtagOf, contentKey, etagOf, isDeterministic, matchesEtag } from './content-key.js';
+import { batchRequestEtagOf, contentKey, etagOf, isDeterministic, matchesEtag } from './content-key.js';
 
 /**
  * The content address of a run (docs/api.md, "Result cache and ETags"): equal inputs in any
@@ -265,18 +265,18 @@ describe('ETags', () => {
     expect(matchesEtag([filler(5000), filler(5000), tag], tag)).toBe(false);
   });
 
-  it('batchEtagOf: same list, same tag; order and members matter', () => {
+  it('batchRequestEtagOf: same list, same tag; order and members matter', () => {
     const a = etagOf(key({ n: 1 }));
     const b = etagOf(key({ n: 2 }));
     const c = etagOf(key({ n: 3 }));
-    const ab = batchEtagOf([a, b]);
+    const ab = batchRequestEtagOf([a, b]);
     expect(ab).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
-    expect(batchEtagOf([a, b])).toBe(ab);
-    expect(batchEtagOf([b, a])).not.toBe(ab);
-    expect(batchEtagOf([a])).not.toBe(ab);
-    expect(batchEtagOf([a, b, c])).not.toBe(ab);
-    expect(batchEtagOf([a, a])).not.toBe(batchEtagOf([a]));
-    expect(batchEtagOf([a])).not.toBe(a);
+    expect(batchRequestEtagOf([a, b])).toBe(ab);
+    expect(batchRequestEtagOf([b, a])).not.toBe(ab);
+    expect(batchRequestEtagOf([a])).not.toBe(ab);
+    expect(batchRequestEtagOf([a, b, c])).not.toBe(ab);
+    expect(batchRequestEtagOf([a, a])).not.toBe(batchRequestEtagOf([a]));
+    expect(batchRequestEtagOf([a])).not.toBe(a);
     expect(matchesEtag(`W/${ab}`, ab)).toBe(true);
   });
 });

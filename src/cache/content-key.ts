@@ -102,7 +102,7 @@ export function isDeterministic(def: ToolDefinition, input: Record<string, unkno
   return d.whenGiven.every((field) => input[field] !== undefined);
 }
 
-/** The strong ETag of a batch answer: its runs' ETags, in order (every run deterministic). */
-export function batchEtagOf(etags: readonly string[]): string {
+/** The strong ETag of a batch request's answer: its runs' ETags, in order (every run deterministic). */
+export function batchRequestEtagOf(etags: readonly string[]): string {
   return `"${sha256(etags.join(','))}"`;
 }

@@ -6,7 +6,7 @@ import { LimiterRedis } from '../limits/redis-client.js';
 import { type CacheHit, ResultCache, type ResultCacheOptions } from './result-cache.js';
 
 /**
- * The shared result cache against a real Redis: entries written by one instance are read
+ * The result cache's shared layer against a real Redis: entries written by one instance are read
  * by another, the in-process layer answers repeats, bounds and expiry hold, and a Redis
  * that goes away makes lookups misses, never errors.
  */
@@ -206,7 +206,7 @@ describe('ResultCache with Redis', () => {
     expect(await c.get(good)).toMatchObject({ json: '{"a":1}', layer: 'shared' });
   });
 
-  it('misses and skips stores while its Redis is away, and works again once it is back', async () => {
+  it('misses and skips writes while its Redis is away, and works again once it is back', async () => {
     const priv = new PrivateRedis();
     let lr: LimiterRedis | undefined;
     try {
@@ -221,7 +221,7 @@ describe('ResultCache with Redis', () => {
       await eventually('the entry before the stop', () => b.get(before));
 
       await priv.stop();
-      // Whether the client has noticed yet or not: a miss, never a throw, and a store that
+      // Whether the client has noticed yet or not: a miss, never a throw, and a write that
       // says it stored nothing (no layer took it: there is no in-process layer here).
       const nowhere = { stored: false, reason: 'unavailable' };
       for (let i = 0; i < 5; i++) {
@@ -257,7 +257,7 @@ describe('ResultCache with Redis', () => {
     }
   });
 
-  it('reads the store time, and an entry written without one (by an older hub) as of unknown age', async () => {
+  it('reads the write time, and an entry written without one (by an older hub) as of unknown age', async () => {
     const c = cache();
     const legacy = uniqueKey();
     const ends = Date.now() + 30_000;

@@ -36,10 +36,10 @@ export interface ResultCacheOptions {
 const HEAD = /^(\d{1,16})(?:,(\d{1,16}))?$/;
 
 /**
- * The shared result cache (docs/api.md, "Result cache and ETags"): content-addressed
+ * The result cache (docs/api.md, "Result cache and ETags"): content-addressed
  * results, in Redis for every replica (the shared layer, docs/operations.md, "Result cache"),
  * with a bounded in-process layer in front. Redis is a best effort: while it is away (not
- * connected, or cooling down after a failure) or held off, a lookup is a miss and a store
+ * connected, or cooling down after a failure) or held off, a lookup is a miss and a write
  * goes to the in-process layer only, never an error and never a wait past the command
  * timeout. A Redis value is `<expiresAtMs>,<storedAtMs>\n<json>`: one GET gives the memory
  * layer the entry's end and a request's `max-age` its age.
@@ -57,7 +57,7 @@ export class ResultCache {
   }
 
   /** The shared layer's connection when it may be used now. */
-  private shared(): LimiterRedis | null {
+  private sharedLayer(): LimiterRedis | null {
     const redis = this.opts.redis;
     if (!redis?.usable()) return null;
     return this.opts.sharedAllowed && !this.opts.sharedAllowed() ? null : redis;
@@ -67,7 +67,7 @@ export class ResultCache {
     const now = Date.now();
     const local = this.memory.get(key, now);
     if (local) return { ...hitOf(local, now), layer: 'memory' };
-    const redis = this.shared();
+    const redis = this.sharedLayer();
     if (!redis) return undefined;
     let value: string | null;
     try {
@@ -103,7 +103,7 @@ export class ResultCache {
     const storedAt = Date.now();
     const expiresAt = storedAt + ttlSec * 1000;
     const inMemory = this.memory.set(key, json, expiresAt, storedAt);
-    const redis = this.shared();
+    const redis = this.sharedLayer();
     if (redis) {
       try {
         await redis.bounded(
@@ -111,7 +111,7 @@ export class ResultCache {
         );
         return { stored: true, layer: 'shared' };
       } catch (err) {
-        // Best effort: another replica computes the result again. A refusal of Redis's own
+        // Best effort: another replica computes the result again. An error of Redis's own
         // (out of memory under noeviction) leaves the breaker alone.
         if ((err as Error).name !== 'ReplyError') redis.failed('result cache write');
       }

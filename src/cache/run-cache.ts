@@ -17,7 +17,7 @@ export interface RunAddress {
 
 /**
  * The result cache as the run facade uses it: each tool's version computed once at boot,
- * the content address of a run, lookups and stores counted by tool (the metrics).
+ * the content address of a run, lookups and writes counted by tool (the metrics).
  */
 export class RunCache {
   private readonly versions = new Map<string, string>();
@@ -28,7 +28,7 @@ export class RunCache {
 
   constructor(
     tools: Map<string, RegisteredTool>,
-    private readonly store: ResultCache,
+    private readonly results: ResultCache,
     private readonly metrics: HubMetrics,
   ) {
     for (const [id, tool] of tools) {
@@ -40,7 +40,7 @@ export class RunCache {
 
   /** What the in-process layer holds (the metrics). */
   get memoryStats(): { entries: number; bytes: number } {
-    return this.store.memoryStats;
+    return this.results.memoryStats;
   }
 
   /** The tool's version in content keys (docs/api.md, "Result cache and ETags"). */
@@ -75,7 +75,7 @@ export class RunCache {
     key: string,
     directives: CacheDirectives | undefined,
   ): Promise<{ hit?: CacheHit; declined?: Declined }> {
-    const found = await this.store.get(key);
+    const found = await this.results.get(key);
     const declined = found && directives ? declines(directives, found, Date.now()) : undefined;
     if (found && !declined) {
       this.metrics.recordCacheHit(toolId, found.layer);
@@ -114,8 +114,8 @@ export class RunCache {
     ttlSec: number,
     asked: { declined?: Declined },
   ): Promise<CacheOutcome> {
-    const where = await this.store.set(key, json, ttlSec);
-    if (where.stored) this.metrics.recordCacheStore(toolId);
+    const where = await this.results.set(key, json, ttlSec);
+    if (where.stored) this.metrics.recordCacheWrite(toolId);
     return { status: 'miss', ...where, ...asked };
   }
 }

@@ -18,14 +18,14 @@ export interface CatalogueContext {
   baseUrl: string;
   tools: Map<string, RegisteredTool>;
   policies: Map<string, ToolPolicy>;
-  runtimeEnabled: boolean;
+  runsEnabled: boolean;
   /** Most runs in one batch (BATCH_MAX_RUNS). */
   batchMaxRuns?: number;
 }
 
 /** Whether a remote client can call the tool right now (operator switches included). */
 export function remoteCallable(ctx: CatalogueContext, id: string): boolean {
-  return ctx.runtimeEnabled && ctx.policies.get(id)!.enabled;
+  return ctx.runsEnabled && ctx.policies.get(id)!.enabled;
 }
 
 /**

@@ -4,7 +4,7 @@ import { RESPONSE_SCHEMAS } from './schemas.js';
 
 /**
  * `/mcp` as its answers really are (docs/api.md, "MCP for agents"): where the MCP transport
- * decides, the body is a JSON-RPC error object; refusals before the transport (no key, the
+ * decides, the body is a JSON-RPC error object; answers before the transport (no key, the
  * body cap, junk, shedding) are ToolRunErrors like on every route. The route itself is
  * registered by src/plugins/mcp.ts; test/openapi-routes.test.ts checks both agree.
  */
@@ -69,13 +69,13 @@ export const MCP_ROUTE_DOCS = {
       },
       202: { description: 'Accepted: the body held only notifications or responses, which have no answer' },
       400: either(
-        'A malformed or unsupported JSON-RPC message, a body nested too deep or a refused batch (JSON-RPC error; the hub refusal in data)',
+        "A malformed or unsupported JSON-RPC message, a body nested too deep or a refused message array (JSON-RPC error; the hub's ToolRunError in data)",
       ),
       401: noKey,
       403: rpc('Host or Origin not allowed (DNS-rebinding protection, MCP_ALLOWED_HOSTS)'),
       406: rpc('Accept must list application/json and text/event-stream'),
       413: either(
-        'A batch of more than MCP_BATCH_MAX_MESSAGES messages (JSON-RPC error, INPUT_TOO_LARGE in data), or a body over the hard cap (ToolRunError)',
+        'A message array of more than MCP_BATCH_MAX_MESSAGES messages (JSON-RPC error, INPUT_TOO_LARGE in data), or a body over the hard cap (ToolRunError)',
       ),
       415: rpc('Content-Type must be application/json'),
       429: {

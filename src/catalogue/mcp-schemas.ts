@@ -25,7 +25,7 @@ export const MCP_SCHEMAS = {
     },
   },
   JsonRpcRequestBody: {
-    description: 'One message, or a batch of them (the 2025-03-26 revision)',
+    description: 'One message, or an array of them (JSON-RPC 2.0 batch; the 2025-03-26 revision)',
     oneOf: [
       { $ref: '#/components/schemas/JsonRpcMessage' },
       { type: 'array', minItems: 1, items: { $ref: '#/components/schemas/JsonRpcMessage' } },
@@ -40,7 +40,7 @@ export const MCP_SCHEMAS = {
         description: '-32700 parse, -32600 request, -32601 method, -32602 params, -32000 refused',
       },
       message: { type: 'string' },
-      data: { description: "The hub's own refusals: the ToolRunError (errorCode, error, retryAfterSec)" },
+      data: { description: "The hub's own error: the ToolRunError (errorCode, error, retryAfterSec)" },
     },
   },
   JsonRpcResponse: {
@@ -58,7 +58,7 @@ export const MCP_SCHEMAS = {
     },
   },
   JsonRpcAnswer: {
-    description: 'One answer, or a batch of them',
+    description: 'One answer, or an array of them',
     oneOf: [
       { $ref: '#/components/schemas/JsonRpcResponse' },
       { type: 'array', items: { $ref: '#/components/schemas/JsonRpcResponse' } },

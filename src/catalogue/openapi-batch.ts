@@ -2,8 +2,8 @@ import { SOURCES } from '../run-meta.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/** The batch endpoint's request and answer schemas (components of the OpenAPI document). */
-export function batchSchemas(maxRuns: number): Record<string, unknown> {
+/** The batch request's door: its request and answer schemas (components of the OpenAPI document). */
+export function batchRequestSchemas(maxRuns: number): Record<string, unknown> {
   return {
     BatchRequest: {
       type: 'object',

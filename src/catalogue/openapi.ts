@@ -3,13 +3,13 @@ import { RUNTIME_SCHEMAS } from '../run/runtime-input.js';
 import { type CatalogueContext, RUNTIME_PATH } from './descriptor.js';
 import { forGenerators } from './for-generators.js';
 import { MCP_SCHEMAS } from './mcp-schemas.js';
-import { batchSchemas, SECURITY_SCHEMES, TOOL_SECURITY } from './openapi-batch.js';
+import { batchRequestSchemas, SECURITY_SCHEMES, TOOL_SECURITY } from './openapi-batch.js';
 import { errorResponses, HEADERS } from './openapi-responses.js';
 import { routePaths } from './openapi-routes.js';
 import { dedicatedPath, toolRequestBodies, toolSchemas } from './openapi-tools.js';
 import { ROUTE_DOCS } from './route-docs.js';
 import { RESPONSE_SCHEMAS } from './schemas.js';
-import { BATCH_PATH, batchRouteDoc, runtimeRouteDocs } from './tool-route-docs.js';
+import { BATCH_PATH, batchRequestRouteDoc, runtimeRouteDocs } from './tool-route-docs.js';
 
 /**
  * The hub's OpenAPI 3.1 document, generated from the tool modules, from the same schemas
@@ -28,7 +28,7 @@ export function buildOpenApi(ctx: CatalogueContext, version: string) {
   const schemas: Record<string, unknown> = {
     ...named,
     ...RUNTIME_SCHEMAS,
-    ...batchSchemas(maxRuns),
+    ...batchRequestSchemas(maxRuns),
     ...toolSchemas(defs),
   };
   const paths: Record<string, Record<string, Record<string, unknown>>> = {};
@@ -41,7 +41,7 @@ export function buildOpenApi(ctx: CatalogueContext, version: string) {
   }
   const nameOf = new Map<object, string>(Object.entries(named).map(([name, schema]) => [schema, name]));
   const runtime = runtimeRouteDocs(defs.map((d) => d.id));
-  const declared = [runtime.get, runtime.post, batchRouteDoc(maxRuns), ...Object.values(ROUTE_DOCS)];
+  const declared = [runtime.get, runtime.post, batchRequestRouteDoc(maxRuns), ...Object.values(ROUTE_DOCS)];
   Object.assign(paths, routePaths(declared, nameOf));
   // Routes that run tools take an API key when keys are on (docs/operations.md, "Securing the
   // hub"); the others never ask for one.
@@ -51,7 +51,7 @@ export function buildOpenApi(ctx: CatalogueContext, version: string) {
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Tool Hub: unified index of the hub runtime and the dedicated API specs',
+      title: 'Tool Hub: unified index of the generic runtime and the dedicated API specs',
       version: '1.0.0',
       description: `Build ${version}. Every error answer is a ToolRunError; its errorCode decides the status:\n\n${errorTableMarkdown()}`,
       license: { name: 'MIT', identifier: 'MIT' },

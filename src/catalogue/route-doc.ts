@@ -38,7 +38,7 @@ export interface QueryDoc extends ParamDoc {
 }
 
 /**
- * A route other than a tool's dedicated endpoints (runtime, batch, catalogue, health, metrics,
+ * A route other than a tool's dedicated endpoints (generic runtime, batch requests, catalogue, health, metrics,
  * MCP), declared once: fastify registers it at `routePath(url)` with its `schema` (the JSON
  * answers it serialises), and the OpenAPI document is built from the same declaration
  * (src/catalogue/openapi-routes.ts), so a route cannot be served without its description

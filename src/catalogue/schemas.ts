@@ -109,7 +109,7 @@ export const RESPONSE_SCHEMAS = {
       commonFiles: strArray,
       entryPoints: {
         type: 'object',
-        description: 'Where agents call the tools: the generic runtime, batches and the MCP endpoint',
+        description: 'Where agents call the tools: the generic runtime, batch requests and the MCP endpoint',
         properties: { runtime: str, batch: str, mcp: str, pages: str },
       },
       tools: { type: 'array', items: { $ref: '#/components/schemas/SkillsIndexTool' } },

@@ -11,7 +11,7 @@ import {
 } from './openapi-responses.js';
 import type { AnswerDoc, QueryDoc, RouteDoc } from './route-doc.js';
 
-/** The batch endpoint (docs/api.md, "Batch runs"). */
+/** The batch request's door (docs/api.md, "Batch runs"). */
 export const BATCH_PATH = '/api/tools/batch/';
 
 /**
@@ -79,16 +79,16 @@ export function runtimeRouteDocs(toolIds: readonly string[]): { get: RouteDoc; p
 const BATCH_IF_NONE_MATCH = {
   ...IF_NONE_MATCH,
   description:
-    "The batch's ETag (given on a 200 whose every run succeeded with one): 304 when it is current and every run is admitted, nothing runs; a refusal of any run answers as that run's error",
+    "The batch request's ETag (given on a 200 whose every run succeeded with one): 304 when it is current and every run is admitted, nothing runs; a run not admitted answers with that run's error",
 };
 
 const BATCH_CACHE_CONTROL = {
   ...CACHE_CONTROL,
-  description: `${CACHE_CONTROL.description}. It applies to every run of the batch; an only-if-cached run with no stored result is answered by its own 504 TIMEOUT item`,
+  description: `${CACHE_CONTROL.description}. It applies to every run of the batch request; an only-if-cached run with no stored result is answered by its own 504 TIMEOUT item`,
 };
 
 /** `POST /api/tools/batch/`: up to `maxRuns` runs in one request, each answered as it alone would be. */
-export function batchRouteDoc(maxRuns: number): RouteDoc {
+export function batchRequestRouteDoc(maxRuns: number): RouteDoc {
   return {
     method: 'POST',
     url: BATCH_PATH,
@@ -109,7 +109,7 @@ export function batchRouteDoc(maxRuns: number): RouteDoc {
       },
       304: {
         description:
-          'Not Modified: If-None-Match named the batch ETag and every run was admitted; nothing ran',
+          "Not Modified: If-None-Match named the batch request's ETag and every run was admitted; nothing ran",
         headers: { ...RATELIMIT_FIELDS, ETag: RUN_HEADERS.ETag, 'Cache-Status': RUN_HEADERS['Cache-Status'] },
       },
       ...errors([400, 401, 413, 415, 429, 503]),

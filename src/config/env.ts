@@ -63,7 +63,8 @@ export const ENV_SCHEMA = {
     REDIS_URL: {
       type: 'string',
       pattern: '^rediss?://',
-      description: 'Redis for the shared limiter stores; unset: in-process stores (one instance only)',
+      description:
+        "Redis for the limiter's store, where every instance counts; unset: the in-process store (one instance only)",
     },
     REDIS_CLUSTER_NODES: {
       type: 'string',
@@ -92,7 +93,7 @@ export const ENV_SCHEMA = {
       maximum: 10000,
       default: 200,
       description:
-        'A limiter command slower than this falls back to the in-process insurance store; a result cache command slower than this is a miss or a store skipped',
+        'A limiter command slower than this falls back to the in-process insurance store; a result cache command slower than this is a miss or a write skipped',
     },
     LOG_LEVEL: {
       enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
@@ -347,14 +348,15 @@ export const ENV_SCHEMA = {
       maximum: 100000000,
       default: 1200,
       description:
-        'JSON-RPC messages per minute per client on /mcp, every method (a batch counts each message), shared through Redis; past it 429 RATE_LIMITED with Retry-After; 0: off',
+        'JSON-RPC messages per minute per client on /mcp, every method (a message array counts each message), counted in Redis for every instance; past it 429 RATE_LIMITED with Retry-After; 0: off',
     },
     MCP_BATCH_MAX_MESSAGES: {
       type: 'integer',
       minimum: 1,
       maximum: 1000,
       default: 20,
-      description: 'Most messages in one JSON-RPC batch on /mcp; a longer batch is refused before any work',
+      description:
+        'Most messages in one JSON-RPC message array (a JSON-RPC batch) on /mcp; a longer array is refused before any work',
     },
     MCP_BATCH_MAX_ANSWER_BYTES: {
       type: 'integer',
@@ -362,7 +364,7 @@ export const ENV_SCHEMA = {
       maximum: 1073741824,
       default: 1048576,
       description:
-        'Most bytes of listings and resources one /mcp batch may ask for (counted before any work); tools/call answers are bounded by RESULT_MAX_BYTES each',
+        'Most bytes of listings and resources one /mcp message array may ask for (counted before any work); tools/call answers are bounded by RESULT_MAX_BYTES each',
     },
     EXTRA_TOOL_DIRS: {
       type: 'string',

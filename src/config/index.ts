@@ -7,9 +7,9 @@ export interface HubConfig {
   env: EnvConfig;
   policyFile: PolicyFile;
   /** RUNTIME_ENABLED and the policy file's `runtimeEnabled` must both allow runs. */
-  runtimeEnabled: boolean;
+  runsEnabled: boolean;
   trustProxy: boolean | number | string[];
-  /** The shared limiter stores' Redis (one, a Cluster or Sentinel); null: in-process. */
+  /** The Redis of the limiter's store (one, a Cluster or Sentinel); null: the in-process store. */
   redis: RedisTarget | null;
   /** The result cache's own Redis (CACHE_REDIS_*); null: none of its own (docs/operations.md, "Result cache"). */
   cacheRedis: RedisTarget | null;
@@ -35,7 +35,7 @@ export function loadConfig(vars: Record<string, string | undefined>): HubConfig 
   return {
     env,
     policyFile,
-    runtimeEnabled: env.RUNTIME_ENABLED && policyFile.runtimeEnabled !== false,
+    runsEnabled: env.RUNTIME_ENABLED && policyFile.runtimeEnabled !== false,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     redis: redisTarget(env),
     cacheRedis: redisTarget(env, 'CACHE_'),

@@ -5,7 +5,7 @@ import { ConfigError, type EnvConfig } from './env.js';
 import { QUOTA_SCHEMA, type Quota } from './quota.js';
 import { yamlModule } from './yaml.js';
 
-/** The effective runtime policy of one tool: the module's defaults, then the operator's overrides. */
+/** The effective policy of one tool: the module's defaults, then the operator's overrides. */
 export interface ToolPolicy {
   limit: number;
   burst: number;

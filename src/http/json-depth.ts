@@ -3,7 +3,7 @@
  * pressure, shutdown"): text whose arrays and objects nest deeper than this is refused
  * INVALID_INPUT before it is parsed. The deepest JSON value a tool takes is
  * structured-output-validator's `target`, 512 levels; the deepest envelope around a tool's
- * input is a batch run's (`{"runs":[{"input":{"target": …}}]}`, 4 levels). 600 covers both
+ * input is an item of a batch request (`{"runs":[{"input":{"target": …}}]}`, 4 levels). 600 covers both
  * with room, and stays far below the few thousand levels where recursive code on the API
  * thread (serialising, the MCP SDK's validation) runs out of stack.
  */

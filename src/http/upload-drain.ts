@@ -14,7 +14,7 @@ const draining = new WeakSet<Socket>();
 export const isDraining = (socket: Socket): boolean => draining.has(socket);
 
 /**
- * A refusal answered while the client is still uploading (413 over the body cap, 429 for
+ * An error answered while the client is still uploading (413 over the body cap, 429 for
  * junk, 503 while closing: docs/api.md, "Before the limits: junk, pressure, shutdown")
  * must reach the client. Node ends such a connection with `socket.destroySoon()` as soon as
  * the answer is written; a socket closed with unread bytes sends a reset, and the client,

@@ -53,7 +53,7 @@ export class Limits {
   private settling: Promise<void> | null = null;
   /** The leases of runs in flight that may outlive their life from a renewal: renewed while they run. */
   private readonly renewals: LeaseRenewals;
-  private readonly shared: RedisStore | null;
+  private readonly redisStore: RedisStore | null;
   private readonly book = new LeaseBook();
   private readonly toolRuns = new ToolInFlight();
   private readonly lines = new WaitLines();
@@ -74,7 +74,7 @@ export class Limits {
     const insurance = redis ? new Insurance(this.memory, this.known, processes) : null;
     this.insurance = insurance;
     // Calls given up on that Redis took after all: what they counted there is not owed again.
-    this.shared = redis
+    this.redisStore = redis
       ? new RedisStore(redis, undefined, {
           decided: (rs, replies) => {
             for (const [i, r] of rs.entries()) insurance!.alsoDecided(r, replies[i]!);
@@ -92,7 +92,7 @@ export class Limits {
   }
 
   /** Gives a lease back to Redis: what the lease book retries with (bound once, off the hot path). */
-  private readonly sendRelease = (r: ReleaseRequest): Promise<void> => this.shared!.release(r);
+  private readonly sendRelease = (r: ReleaseRequest): Promise<void> => this.redisStore!.release(r);
 
   async check(toolId: string, client: string, policy: ToolPolicy, opts: CheckOptions): Promise<Check> {
     const key = limitKey(this.prefix, toolId, client);
@@ -163,9 +163,9 @@ export class Limits {
     tier: string,
   ): Promise<{ reply: UsageReply; store: Store }> {
     const key = toolId === null ? quotaKey(this.prefix, client) : limitKey(this.prefix, toolId, client);
-    if (this.shared && this.redis?.usable()) {
+    if (this.redisStore && this.redis?.usable()) {
       try {
-        return { reply: await this.shared.usage(key, tier), store: 'redis' };
+        return { reply: await this.redisStore.usage(key, tier), store: 'redis' };
       } catch (err) {
         this.redis.failed(`usage: ${(err as Error).message}`);
       }
@@ -202,13 +202,13 @@ export class Limits {
    */
   private async decide(r: DecideRequest, inTurn = false): Promise<Decided> {
     const redis = this.redis;
-    if (this.shared && redis) {
+    if (this.redisStore && redis) {
       if (redis.usable()) {
         if (inTurn) await endOfTurn();
         try {
           // What the insurance counted goes to Redis before Redis decides again.
           if (this.insurance?.counting) await this.settle();
-          const reply = await this.shared.decide(r);
+          const reply = await this.redisStore.decide(r);
           this.known.learn(r, reply, Date.now());
           this.book.retry(this.sendRelease);
           return { reply, store: 'redis', leaseId: r.leaseId };
@@ -237,9 +237,9 @@ export class Limits {
     this.settling ??= (async () => {
       try {
         // The calls given up on answer first: what Redis took of them is not owed.
-        await this.shared!.answered();
+        await this.redisStore!.answered();
         const parts = this.insurance!.settlement();
-        const sent = await Promise.allSettled(parts.map((p) => this.shared!.settle(p)));
+        const sent = await Promise.allSettled(parts.map((p) => this.redisStore!.settle(p)));
         for (const [i, s] of sent.entries())
           if (s.status === 'fulfilled') this.insurance!.confirm(parts[i]!.id);
         const failed = sent.find((s) => s.status === 'rejected');
@@ -266,7 +266,7 @@ export class Limits {
       quotas: l.quotas,
     };
     const inRedis = l.store === 'redis' || this.insurance?.inRedis(l.id);
-    if (inRedis && this.shared && this.redis?.usable()) this.shared.renew(request).catch(() => {});
+    if (inRedis && this.redisStore && this.redis?.usable()) this.redisStore.renew(request).catch(() => {});
     else if (!inRedis) void this.memory.renew(request);
   }
 
@@ -295,14 +295,14 @@ export class Limits {
     const insurance = this.insurance;
     // A lease taken in Redis, or taken here while it was away and handed to it since.
     if (
-      this.shared &&
+      this.redisStore &&
       this.redis &&
       insurance &&
       (lease.store === 'redis' || insurance.handedOver(request))
     ) {
       if (lease.store === 'redis') this.book.given(lease.toolId);
       try {
-        await this.shared.release(request);
+        await this.redisStore.release(request);
       } catch (err) {
         // The charge goes in-process; the lease is given back once Redis answers again (or
         // frees itself at its deadline, whichever comes first).

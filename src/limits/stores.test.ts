@@ -200,7 +200,7 @@ describe('the two limit stores', () => {
           prefixes.push(prefix);
           const touched = new Set<string>();
           const memory = new MemoryStore(() => now);
-          const shared = new RedisStore(redis, () => now);
+          const redisStore = new RedisStore(redis, () => now);
           const leases: { key: string; quotaKey: string; id: string; windowMs: number; quotas: number }[] =
             [];
           let ids = 0;
@@ -209,7 +209,7 @@ describe('the two limit stores', () => {
           const sameFields = async (key: string) => {
             // The usage read (GET /api/usage) sees the same under every tier.
             for (const { tier } of POLICIES)
-              expect(await shared.usage(key, tier), `usage ${tier} at ${now}`).toEqual(
+              expect(await redisStore.usage(key, tier), `usage ${tier} at ${now}`).toEqual(
                 memory.usageNow(key, tier),
               );
             const mine = memory.peek(key);
@@ -242,7 +242,7 @@ describe('the two limit stores', () => {
                 return { key, quotaKey, policy, points: s.points, admit: s.admit, leaseId: `${ids++}` };
               });
               const mine = rs.map((r) => memory.decideNow(r));
-              const theirs = await Promise.all(rs.map((r) => shared.decide(r)));
+              const theirs = await Promise.all(rs.map((r) => redisStore.decide(r)));
               expect(theirs, JSON.stringify({ step: s, now })).toEqual(mine);
               for (const reply of mine) seen[reply[6]] = (seen[reply[6]] ?? 0) + 1;
               for (const k of new Set(rs.flatMap((r) => [r.key, r.quotaKey]))) await sameFields(k);
@@ -266,7 +266,7 @@ describe('the two limit stores', () => {
                 quotas: lease.quotas,
               }));
               for (const r of rs) await memory.release(r);
-              await Promise.all(rs.map((r) => shared.release(r)));
+              await Promise.all(rs.map((r) => redisStore.release(r)));
               for (const r of new Set(rs.flatMap((x) => [x.key, x.quotaKey]))) await sameFields(r);
             } else if (s.kind === 'renew') {
               if (leases.length === 0) continue;
@@ -281,7 +281,7 @@ describe('the two limit stores', () => {
                 quotas: one.quotas,
               };
               await memory.renew(r);
-              await shared.renew(r);
+              await redisStore.renew(r);
               await sameFields(one.key);
               await sameFields(one.quotaKey);
             } else if (s.kind === 'settle') {
@@ -302,7 +302,7 @@ describe('the two limit stores', () => {
               };
               settled.push(r.id);
               await memory.settle(r);
-              await shared.settle(r);
+              await redisStore.settle(r);
               await sameFields(key);
               await sameFields(quotaKey);
             } else if (leases.length > 0) leases.splice(s.lease % leases.length, 1);

@@ -21,7 +21,7 @@ export interface CallResult {
  * `retryAfterSec`, `rateLimit`, `runtime`) travels as the text block's JSON, which the
  * model reads, and as `_meta.error`, which a program reads. Once the limits were checked,
  * success or not, `_meta.rateLimitFields` carries what HTTP's RateLimit headers say; a
- * success carries its `rateLimit` block in `_meta`, as a batch item does in its body.
+ * success carries its `rateLimit` block in `_meta`, as an item of a batch request's answer does in its body.
  */
 export function toCallResult(result: RunResult): CallResult {
   if (result.ok) {

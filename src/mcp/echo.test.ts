@@ -56,9 +56,9 @@ describe('boundErrorAnswer', () => {
     expect(boundErrorAnswer('application/json', '{"error"', [])).toBeNull();
   });
 
-  it('bounds each error of a batch answer', () => {
-    const batch = JSON.stringify([error, { jsonrpc: '2.0', id: 2, result: {} }]);
-    const out = JSON.parse(boundErrorAnswer('application/json', batch, []) ?? '[]');
+  it('bounds each error of an array answer', () => {
+    const array = JSON.stringify([error, { jsonrpc: '2.0', id: 2, result: {} }]);
+    const out = JSON.parse(boundErrorAnswer('application/json', array, []) ?? '[]');
     expect(out[0].error.data.mismatch.header).toBe(CUT);
     expect(out[1]).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
   });

@@ -51,7 +51,7 @@ export function boundErrorAnswer(
   return changed ? lines.join('\n') : null;
 }
 
-/** One JSON text of JSON-RPC messages (one or a batch) with its errors bounded, or null. */
+/** One JSON text of JSON-RPC messages (one or a message array) with its errors bounded, or null. */
 function boundErrors(json: string, echoes: readonly string[]): string | null {
   let value: unknown;
   try {

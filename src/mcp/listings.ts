@@ -12,7 +12,7 @@ export interface McpListings {
 
 /**
  * Listings change only with the registry, which is fixed once the hub has booted, so they
- * are built once (docs/api.md, "MCP for agents": a batch of listings costs its bytes, not a
+ * are built once (docs/api.md, "MCP for agents": a message array of listings costs its bytes, not a
  * rebuild each).
  */
 export function mcpListings(

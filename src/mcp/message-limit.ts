@@ -19,8 +19,8 @@ const WINDOW_SEC = 60;
 /**
  * Every JSON-RPC message on /mcp costs its sender one point of MCP_MESSAGE_LIMIT a minute
  * (docs/api.md, "MCP for agents"), whatever its method: listings and reads included, which
- * no tool's rate limit counts. A request is charged all its messages at once (a batch of 20
- * costs 20), before any of them is served. It is counted by the limit store like a tool's
+ * no tool's rate limit counts. A request is charged all its messages at once (a message array
+ * of 20 costs 20), before any of them is served. It is counted by the limit store like a tool's
  * rate limit (src/limits/limits.ts): in Redis, in the turn's one decide call, shared by
  * every replica; in-process without Redis or while it is away.
  */

@@ -21,7 +21,7 @@ import { type McpTool, modeArgument } from './tools.js';
 export interface McpCaller {
   client: string;
   tier?: Tier;
-  /** The request id of the next call: the HTTP request's, suffixed per call in a batch. */
+  /** The request id of the next call: the HTTP request's, suffixed per call in a message array. */
   nextRequestId: () => string;
   log: RunLog;
   /** Called after each call with its toolId, errorCode (null: a result) and request id. */

@@ -2,11 +2,14 @@ import type { HubError } from '../errors.js';
 import { isObject } from '../shared/is-object.js';
 import type { McpParts } from './server.js';
 
-/** A POST body of /mcp as JSON-RPC: one message, a batch, or not JSON at all. */
+/**
+ * A POST body of /mcp as JSON-RPC: one message, a message array (JSON-RPC 2.0's "batch"), or
+ * not JSON at all.
+ */
 export type Body =
   | { kind: 'junk' }
   | { kind: 'one'; message: unknown }
-  | { kind: 'batch'; messages: unknown[] };
+  | { kind: 'array'; messages: unknown[] };
 
 export function readBody(text: string): Body {
   let value: unknown;
@@ -15,24 +18,29 @@ export function readBody(text: string): Body {
   } catch {
     return { kind: 'junk' };
   }
-  return Array.isArray(value) ? { kind: 'batch', messages: value } : { kind: 'one', message: value };
+  return Array.isArray(value) ? { kind: 'array', messages: value } : { kind: 'one', message: value };
 }
 
-export interface BatchBounds {
+/** The bounds of a message array (MCP_BATCH_MAX_MESSAGES, MCP_BATCH_MAX_ANSWER_BYTES). */
+export interface MessageArrayBounds {
   maxMessages: number;
   maxAnswerBytes: number;
 }
 
 /**
- * Why a batch is refused before any of it runs, or null (docs/api.md, "MCP for agents"):
+ * Why a message array is refused before any of it runs, or null (docs/api.md, "MCP for agents"):
  * more messages than MCP_BATCH_MAX_MESSAGES; listings and resources adding up to more than
  * MCP_BATCH_MAX_ANSWER_BYTES (each counted at its known size: 100 `tools/list` in 5 kB
  * would answer 3.4 MB); or two requests with the same id, which would both run while the
  * client could read only one answer.
  */
-export function batchProblem(messages: unknown[], bounds: BatchBounds, parts: McpParts): string | null {
+export function arrayProblem(
+  messages: unknown[],
+  bounds: MessageArrayBounds,
+  parts: McpParts,
+): string | null {
   if (messages.length > bounds.maxMessages) {
-    return `a JSON-RPC batch holds at most ${bounds.maxMessages} messages on this hub; this one has ${messages.length}`;
+    return `an array of JSON-RPC messages holds at most ${bounds.maxMessages} on this hub; this one has ${messages.length}`;
   }
   const ids = new Set<string>();
   let bytes = 0;
@@ -40,13 +48,13 @@ export function batchProblem(messages: unknown[], bounds: BatchBounds, parts: Mc
     if (!isObject(message)) continue;
     if ('id' in message && 'method' in message) {
       const key = JSON.stringify(message.id);
-      if (ids.has(key)) return `the JSON-RPC id ${key.slice(0, 100)} is used twice in one batch`;
+      if (ids.has(key)) return `the JSON-RPC id ${key.slice(0, 100)} is used twice in one array`;
       ids.add(key);
     }
     bytes += answerBytes(message, parts);
   }
   if (bytes > bounds.maxAnswerBytes) {
-    return `the batch asks for about ${bytes} bytes of listings and resources; at most ${bounds.maxAnswerBytes} a batch`;
+    return `the array asks for about ${bytes} bytes of listings and resources; at most ${bounds.maxAnswerBytes} an array`;
   }
   return null;
 }
@@ -95,11 +103,11 @@ export function junkInAnswer(contentType: string | null, text: string): number {
 }
 
 /**
- * A refusal of the hub's (depth, batch bounds, message limit) in the transport's terms: a
- * JSON-RPC error with no id (it answers the whole request), whose `data` is the ToolRunError
- * the HTTP doors would answer, so a client reads the same errorCode and retry hint.
+ * An error of the hub's own (depth, message array bounds, message limit) in the transport's
+ * terms: a JSON-RPC error with no id (it answers the whole request), whose `data` is the
+ * ToolRunError the HTTP doors would answer, so a client reads the same errorCode and retry hint.
  */
-export function rpcRefusal(err: HubError, rpcCode: number, retryAfterSec?: number): string {
+export function rpcHubError(err: HubError, rpcCode: number, retryAfterSec?: number): string {
   const data: Record<string, unknown> = { ok: false, error: err.message, errorCode: err.code };
   if (retryAfterSec !== undefined) data.retryAfterSec = retryAfterSec;
   return JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: rpcCode, message: err.message, data } });

@@ -73,7 +73,7 @@ export default fp(
       if (request.keyOwner) line.keyId = request.keyOwner.id;
       if (request.toolId !== null) line.toolId = request.toolId;
       if (request.errorCode !== null) line.errorCode = request.errorCode;
-      // An MCP batch: every call by name, with its own request id.
+      // An MCP message array: every call by name, with its own request id.
       if (request.mcpCalls && request.mcpCalls.length > 1) line.calls = request.mcpCalls;
       request.log.info(line, 'request completed');
       done();

@@ -37,7 +37,7 @@ function presentedKey(request: FastifyRequest): string | null | typeof TWO_KEYS 
 
 /**
  * API keys (docs/operations.md, "Securing the hub"): off unless API_KEYS_FILE is set. With
- * keys on, every route that runs tools (generic runtime, dedicated endpoints, batch, MCP)
+ * keys on, every route that runs tools (generic runtime, dedicated endpoints, batch requests, MCP)
  * needs a valid key: 401 INVALID_INPUT with `WWW-Authenticate: Bearer` otherwise. Health,
  * metrics, the catalogue, the docs and the tool pages stay open. The key's id then names
  * the client for the limits (one bucket for one consumer across addresses and replicas).

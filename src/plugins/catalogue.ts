@@ -54,10 +54,10 @@ function forSwaggerUi(doc: Catalogue['openapi']): never {
  */
 export default fp(
   async (app) => {
-    const { env, baseUrl, runtimeEnabled } = app.hubConfig;
+    const { env, baseUrl, runsEnabled } = app.hubConfig;
     const context: CatalogueContext = {
       baseUrl,
-      runtimeEnabled,
+      runsEnabled,
       batchMaxRuns: env.BATCH_MAX_RUNS,
       tools: app.tools,
       policies: app.policies,

@@ -20,7 +20,7 @@ export default fp(
         tools,
         policies,
         validators: compileValidators(tools),
-        runtimeEnabled: app.hubConfig.runtimeEnabled,
+        runsEnabled: app.hubConfig.runsEnabled,
         limits: app.limits,
         pool: app.pool,
         metrics: app.metrics,

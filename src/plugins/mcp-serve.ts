@@ -6,7 +6,7 @@ import { JUNK_ERROR_CODES } from '../http/junk.js';
 import type { McpHandler } from '../mcp/handler.js';
 import { type McpMessageLimit, messageFields } from '../mcp/message-limit.js';
 import type { McpCaller, McpParts } from '../mcp/server.js';
-import { type BatchBounds, batchProblem, junkInAnswer, readBody, rpcRefusal } from '../mcp/wire.js';
+import { arrayProblem, junkInAnswer, type MessageArrayBounds, readBody, rpcHubError } from '../mcp/wire.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,7 +18,7 @@ declare module 'fastify' {
 export interface McpContext {
   parts: McpParts;
   limit: McpMessageLimit;
-  bounds: BatchBounds;
+  bounds: MessageArrayBounds;
   allowedHosts: string[] | null;
   load: () => Promise<McpHandler>;
 }
@@ -27,7 +27,7 @@ const JSON_TYPE = 'application/json';
 
 /**
  * One HTTP request of /mcp, in the order of docs/api.md "MCP for agents": the method, the
- * Host/Origin check, the body (JSON, its depth, a batch's bounds), the message limit, then
+ * Host/Origin check, the body (JSON, its depth, a message array's bounds), the message limit, then
  * the hub's own answer for a hot message or the SDK's. The route counts its junk itself,
  * message by message (`junkCounted`), so that malformed and unknown messages cost their
  * sender as a 400 costs on the other routes, whatever status carries them.
@@ -57,13 +57,13 @@ export async function serveMcp(ctx: McpContext, request: FastifyRequest, reply: 
   if (jsonDepthExceeds(text)) {
     junk(1);
     const err = new HubError('INVALID_INPUT', `the JSON body nests deeper than ${MAX_JSON_DEPTH} levels`);
-    return reply.code(400).type(JSON_TYPE).send(rpcRefusal(err, -32600));
+    return reply.code(400).type(JSON_TYPE).send(rpcHubError(err, -32600));
   }
   const body = readBody(text);
   let messages = 1;
-  if (body.kind === 'batch') {
+  if (body.kind === 'array') {
     messages = body.messages.length;
-    const problem = batchProblem(body.messages, ctx.bounds, ctx.parts);
+    const problem = arrayProblem(body.messages, ctx.bounds, ctx.parts);
     if (problem) {
       junk(1);
       const code = messages > ctx.bounds.maxMessages ? 'INPUT_TOO_LARGE' : 'INVALID_INPUT';
@@ -71,10 +71,10 @@ export async function serveMcp(ctx: McpContext, request: FastifyRequest, reply: 
       return reply
         .code(status)
         .type(JSON_TYPE)
-        .send(rpcRefusal(new HubError(code, problem), -32600));
+        .send(rpcHubError(new HubError(code, problem), -32600));
     }
   }
-  const caller = callerFor(request, body.kind === 'batch', junk);
+  const caller = callerFor(request, body.kind === 'array', junk);
   if (body.kind !== 'junk') {
     const decision = await ctx.limit.consume(caller.client, messages);
     reply.headers(messageFields(decision));
@@ -87,7 +87,7 @@ export async function serveMcp(ctx: McpContext, request: FastifyRequest, reply: 
         .code(429)
         .header('retry-after', decision.retryAfterSec)
         .type(JSON_TYPE)
-        .send(rpcRefusal(err, -32000, decision.retryAfterSec));
+        .send(rpcHubError(err, -32000, decision.retryAfterSec));
     }
     if (body.kind === 'one') {
       const direct = await handler.direct({ headers: request.headers, body: body.message }, caller);
@@ -103,13 +103,13 @@ export async function serveMcp(ctx: McpContext, request: FastifyRequest, reply: 
   return reply.send(answer.body);
 }
 
-function callerFor(request: FastifyRequest, batch: boolean, junk: (n: number) => void): McpCaller {
+function callerFor(request: FastifyRequest, inArray: boolean, junk: (n: number) => void): McpCaller {
   let calls = 0;
   return {
     ...callerOf(request),
     log: request.log,
-    // One id per call: the request's own for a single message, suffixed in a batch.
-    nextRequestId: () => (batch ? `${request.id}:${calls++}` : request.id),
+    // One id per call: the request's own for a single message, suffixed in a message array.
+    nextRequestId: () => (inArray ? `${request.id}:${calls++}` : request.id),
     onRun: (toolId, errorCode, requestId) => {
       request.toolId = toolId;
       request.errorCode = errorCode;

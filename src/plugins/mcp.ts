@@ -9,11 +9,11 @@ import { McpMessageLimit } from '../mcp/message-limit.js';
 import { MCP_RESOURCE_TEMPLATES, mcpResources } from '../mcp/resources.js';
 import type { McpParts } from '../mcp/server.js';
 import { mcpTools } from '../mcp/tools.js';
-import type { BatchBounds } from '../mcp/wire.js';
+import type { MessageArrayBounds } from '../mcp/wire.js';
 import { projectRoot } from '../paths.js';
 import { serveMcp } from './mcp-serve.js';
 
-export interface McpOptions extends BatchBounds {
+export interface McpOptions extends MessageArrayBounds {
   /** Names accepted in Host/Origin; null: no check (src/mcp/hosts.ts). */
   allowedHosts: string[] | null;
   /** MCP_MESSAGE_LIMIT: messages a minute per client; 0: off. */

@@ -38,10 +38,10 @@ export default fp(
       EVENTS.workerRestart.subscribe(app.pool, () => metrics.workerRestarts.inc()),
       EVENTS.batchSent.subscribe(app.pool, ({ runs }) => metrics.batchRuns.observe(runs)),
     ];
-    const store = app.limits.redis;
-    if (store)
+    const redis = app.limits.redis;
+    if (redis)
       quiet.push(
-        EVENTS.limiterFallback.subscribe(store, ({ reason }) =>
+        EVENTS.limiterFallback.subscribe(redis, ({ reason }) =>
           metrics.limiterFallbacks.labels(classify(reason)).inc(),
         ),
       );

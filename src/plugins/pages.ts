@@ -58,7 +58,7 @@ export default fp(
       const body = renderToolPage({
         def,
         policy,
-        callable: opts.runtimeEnabled && policy.enabled,
+        callable: opts.runsEnabled && policy.enabled,
         keyRequired: app.apiKeys !== null,
         model: tryItModel(def, readExample(def, docsDir)),
         tools: app.tools,

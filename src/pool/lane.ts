@@ -2,7 +2,7 @@ import type { LaneKind, PendingRun } from './pending-run.js';
 
 /** A batch on a worker. */
 export interface WorkerBatch {
-  /** Its id in the shared run cells (src/shared/run-cells.ts). */
+  /** Its id in the run cells (src/shared/run-cells.ts). */
   id: number;
   lane: Lane;
   items: PendingRun[];

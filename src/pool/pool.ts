@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import type { RunBatch } from '../shared/envelope.js';
 import { EVENTS } from '../shared/events.js';
-import { RunCells, sharedCells } from '../shared/run-cells.js';
+import { cellMemory, RunCells } from '../shared/run-cells.js';
 import type { WorkerBatch } from './lane.js';
 import type { RunOutcome } from './outcome.js';
 import type { LaneKind, PoolRun } from './pending-run.js';
@@ -67,9 +67,9 @@ export class ToolPool {
     linearRegexFallback();
     this.opts = opts;
     this.tuning = tuning;
-    const shared = sharedCells(poolCapacity(opts));
+    const memory = cellMemory(poolCapacity(opts));
     this.scheduler = new Scheduler(
-      new RunCells(shared),
+      new RunCells(memory),
       {
         send: (batch) => this.send(batch),
         abort: (batch) => this.controllers.get(batch)?.abort(),
@@ -86,7 +86,7 @@ export class ToolPool {
         heapMb: opts.heapMb,
         youngGenerationMb: tuning.youngGenerationMb,
         idleTimeoutMs: tuning.idleTimeoutMs,
-        workerData: { tools: opts.tools, cells: shared },
+        workerData: { tools: opts.tools, cells: memory },
         onError: (err) => EVENTS.workerError.publish({ source: this, err }),
       });
     this.workers = { main: lane('main'), slow: lane('slow') };

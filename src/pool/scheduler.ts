@@ -31,7 +31,7 @@ export interface SchedulerOptions {
   heapMb: number;
 }
 
-/** Runs the pool holds at most, queued or running: `threads + maxQueue` (one shared cell each). */
+/** Runs the pool holds at most, queued or running: `threads + maxQueue` (one run cell each). */
 export function poolCapacity(opts: Pick<SchedulerOptions, 'threads' | 'maxQueue'>): number {
   return opts.threads + opts.maxQueue;
 }

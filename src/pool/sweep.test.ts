@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunCells, sharedCells } from '../shared/run-cells.js';
+import { cellMemory, RunCells } from '../shared/run-cells.js';
 import type { WorkerBatch } from './lane.js';
 import { sweepBatch } from './sweep.js';
 import { pendingRun as pending, Rig } from './test-helpers.js';
@@ -9,8 +9,8 @@ const T = POOL_TUNING;
 
 describe('sweepBatch', () => {
   it('takes back the runs queued behind a long run, and flags it overdue at its deadline', () => {
-    const shared = sharedCells(8);
-    const cells = new RunCells(shared);
+    const memory = cellMemory(8);
+    const cells = new RunCells(memory);
     const items = [pending('fast'), pending('fast'), pending('fast')].map((r, i) => ({ ...r, cell: i }));
     const lane = {} as WorkerBatch['lane']; // not used by the sweep
     const batch: WorkerBatch = { id: 7, lane, items, overdue: null, held: null };
@@ -18,7 +18,7 @@ describe('sweepBatch', () => {
     // The worker claims the first run (as workers/tool-worker.ts does).
     expect(cells.claim(0, 7, 1234, false)).toBe(true);
     expect(cells.threadOf(0)).toBe(1234);
-    const started = new BigInt64Array(shared.startedAt);
+    const started = new BigInt64Array(memory.startedAt);
     const now = 1_000_000;
     const times = { now, takeBackAfterMs: 20 };
     started[0] = BigInt(now - 5);

@@ -27,7 +27,7 @@ export interface SweepFindings {
  * Checks one batch at `t.now`: its running run's deadline (which starts when the worker
  * starts that run, not when it was queued, so good runs never time out behind bad ones),
  * and whether the runs queued behind it should go to another worker (taken back in the
- * shared cells: a compare-and-swap against the worker's claim).
+ * run cells: a compare-and-swap against the worker's claim).
  */
 export function sweepBatch(cells: RunCells, batch: WorkerBatch, t: SweepTimes): SweepFindings {
   const findings: SweepFindings = { overdue: null, takenBack: [], running: null, ranMs: 0 };

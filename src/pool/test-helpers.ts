@@ -1,5 +1,5 @@
 import type { RunEnvelope } from '../shared/envelope.js';
-import { RunCells, sharedCells } from '../shared/run-cells.js';
+import { cellMemory, RunCells } from '../shared/run-cells.js';
 import type { WorkerBatch } from './lane.js';
 import type { RunOutcome } from './outcome.js';
 import type { PendingRun } from './pending-run.js';
@@ -60,7 +60,7 @@ const OPTIONS: SchedulerOptions = { threads: 2, overflow: 4, maxQueue: 16, queue
 
 /**
  * A scheduler over fake workers and a fake clock (`now`, moved by the test): the test
- * plays the workers' side of the shared run cells (claim, start time) and their answers.
+ * plays the workers' side of the run cells (claim, start time) and their answers.
  */
 export class Rig {
   readonly workers = new FakeWorkers();
@@ -73,9 +73,9 @@ export class Rig {
   constructor(opts: Partial<SchedulerOptions> = {}, tuning: Partial<PoolTuning> = {}) {
     const o = { ...OPTIONS, ...opts };
     this.tuning = { ...POOL_TUNING, ...tuning };
-    const shared = sharedCells(poolCapacity(o));
-    this.startedAt = new BigInt64Array(shared.startedAt);
-    this.cells = new RunCells(shared);
+    const memory = cellMemory(poolCapacity(o));
+    this.startedAt = new BigInt64Array(memory.startedAt);
+    this.cells = new RunCells(memory);
     this.scheduler = new Scheduler(this.cells, this.workers, o, this.tuning);
   }
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { type CacheOutcome, cacheStatusHeader } from '../cache/cache-status.js';
-import { batchEtagOf, matchesEtag } from '../cache/content-key.js';
+import { batchRequestEtagOf, matchesEtag } from '../cache/content-key.js';
 import { routeSchema } from '../catalogue/route-doc.js';
-import { batchRouteDoc } from '../catalogue/tool-route-docs.js';
+import { batchRequestRouteDoc } from '../catalogue/tool-route-docs.js';
 import { errorJson, HubError } from '../errors.js';
 import { callerOf } from '../http/caller.js';
 import { JUNK_ERROR_CODES } from '../http/junk.js';
@@ -17,16 +17,16 @@ import { cacheDirectivesOf } from './send-run.js';
 /**
  * `POST /api/tools/batch/` (docs/api.md, "Batch runs"): `{runs: [generic runtime bodies],
  * source?}`. Each run is checked and charged under its own tool's policy and goes to the
- * pool like a run sent alone; the runs of a batch run at once, within the caller's caps
- * (a batch never gets more parallelism than the client sending them itself). The answer
+ * pool like a run sent alone; the runs of a batch request run at once, within the caller's
+ * caps (a batch request never gets more parallelism than the client sending them itself). The answer
  * is 200 with every run's answer in request order, each exactly as that run alone would
  * have answered, with its own `runtime` and `rateLimit`.
  */
-export default async function batchRoutes(app: FastifyInstance): Promise<void> {
+export default async function batchRequestRoutes(app: FastifyInstance): Promise<void> {
   const opts = { maxRuns: app.hubConfig.env.BATCH_MAX_RUNS };
-  const doc = batchRouteDoc(opts.maxRuns);
+  const doc = batchRequestRouteDoc(opts.maxRuns);
   app.post(doc.url, { config: { toolSurface: true }, schema: routeSchema(doc) }, async (request, reply) => {
-    const { runs, source } = readBatch(request.body, opts.maxRuns);
+    const { runs, source } = readBatchRequest(request.body, opts.maxRuns);
     const caller = callerOf(request);
     // The batch request's Cache-Control applies to each of its runs.
     const cacheControl = cacheDirectivesOf(request);
@@ -52,9 +52,9 @@ export default async function batchRoutes(app: FastifyInstance): Promise<void> {
         return { ok: false as const, error: err };
       }
     });
-    // The batch's ETag when every run has one: If-None-Match naming it answers 304, nothing runs.
+    // The batch request's ETag when every run has one: If-None-Match naming it answers 304, nothing runs.
     const etags = prepared.map((p) => (p.ok ? p.run.address?.etag : undefined));
-    const etag = etags.every((e) => e !== undefined) ? batchEtagOf(etags as string[]) : undefined;
+    const etag = etags.every((e) => e !== undefined) ? batchRequestEtagOf(etags as string[]) : undefined;
     const validated = etag !== undefined && matchesEtag(request.headers['if-none-match'], etag);
     const answers = await Promise.all(
       prepared.map(async (p) => {
@@ -64,12 +64,12 @@ export default async function batchRoutes(app: FastifyInstance): Promise<void> {
       }),
     );
     if (validated) {
-      // A conditional batch is one answer: 304 when every run was admitted, else the first refusal.
+      // A conditional batch request is one answer: 304 when every run was admitted, else the first error.
       const refused = answers.find((a) => !a.ok);
       if (refused && !refused.ok) return sendError(reply, refused.error);
       return reply
         .code(304)
-        .headers(batchFields(answers))
+        .headers(batchRequestFields(answers))
         .header('ETag', etag)
         .header('Cache-Status', cacheStatusHeader(VALIDATED))
         .send();
@@ -80,7 +80,7 @@ export default async function batchRoutes(app: FastifyInstance): Promise<void> {
       request.memory?.hold(json.length);
       return json;
     });
-    reply.headers(batchFields(answers));
+    reply.headers(batchRequestFields(answers));
     if (etag !== undefined && answers.every((a) => a.ok)) reply.header('ETag', etag);
     return reply.type('application/json; charset=utf-8').send(`{"ok":true,"results":[${results.join(',')}]}`);
   });
@@ -92,18 +92,18 @@ const VALIDATED: CacheOutcome = { status: 'hit', layer: 'etag' };
  * The IETF RateLimit fields of the whole answer (docs/api.md, "Batch runs"): every limit that
  * applies to one of its runs, and the fewest units left of each limit its runs reported.
  */
-function batchFields(answers: readonly RunResult[]): Record<string, string> {
+function batchRequestFields(answers: readonly RunResult[]): Record<string, string> {
   return mergedFields(answers.flatMap((a) => (a.rate ? [a.rate] : [])));
 }
 
-/** One batch answer item: the run's own answer body, with its rate-limit block. */
+/** One item of a batch request's answer: the run's own answer body, with its rate-limit block. */
 function itemJson(result: RunResult): string {
   if (!result.ok) return errorJson(result.error);
   const rate = JSON.stringify(result.rate.info);
   return `{"ok":true,"result":${result.resultJson},"runtime":${JSON.stringify(result.meta)},"rateLimit":${rate}}`;
 }
 
-function readBatch(body: unknown, maxRuns: number): { runs: unknown[]; source: Source | undefined } {
+function readBatchRequest(body: unknown, maxRuns: number): { runs: unknown[]; source: Source | undefined } {
   const shape = 'the body must be a JSON object {"runs": [ … ], "source"?: …}';
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw new HubError('INVALID_INPUT', shape);
@@ -116,7 +116,7 @@ function readBatch(body: unknown, maxRuns: number): { runs: unknown[]; source: S
   if (runs.length > maxRuns) {
     throw new HubError(
       'INPUT_TOO_LARGE',
-      `a batch holds at most ${maxRuns} runs; this one has ${runs.length}`,
+      `a batch request holds at most ${maxRuns} runs; this one has ${runs.length}`,
     );
   }
   if (source !== undefined && !SOURCES.includes(source as Source)) {
@@ -125,7 +125,7 @@ function readBatch(body: unknown, maxRuns: number): { runs: unknown[]; source: S
   return { runs, source: source as Source | undefined };
 }
 
-/** A run without its own `source` takes the batch's. */
+/** A run without its own `source` takes the batch request's. */
 function withSource(item: unknown, source: Source | undefined): unknown {
   if (source === undefined || item === null || typeof item !== 'object' || Array.isArray(item)) return item;
   return 'source' in item ? item : { ...item, source };

@@ -5,7 +5,7 @@ import type { RunAddress } from '../cache/run-cache.js';
 import { HubError } from '../errors.js';
 import type { RateReport } from '../limits/rate-report.js';
 
-/** A hit's outcome: its layer, the seconds it has left and, when its store time is known, its age. */
+/** A hit's outcome: its layer, the seconds it has left and, when its write time is known, its age. */
 export function hitOutcome(hit: CacheHit): CacheOutcome {
   if (hit.storedAt === undefined) return { status: 'hit', layer: hit.layer, ttlSec: hit.ttlSec };
   const ageSec = Math.max(0, Math.floor((Date.now() - hit.storedAt) / 1000));

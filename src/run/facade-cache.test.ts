@@ -77,7 +77,7 @@ describe('the result cache', () => {
     expect((await get(app, 'fx-big', '1')).json().runtime.cached).toBe(true);
   });
 
-  it('a conditional batch with a refused run answers that refusal, not 304', async () => {
+  it('a conditional batch request with a refused run answers that refusal, not 304', async () => {
     const tools = { 'fx-echo': { limit: 2, burst: 0 } };
     app = await buildTestApp({ POLICY_FILE: await policyFile({ tools }) });
     const runs = [

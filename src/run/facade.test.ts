@@ -17,7 +17,7 @@ describe('operator switches', () => {
     }
   });
 
-  it('the policy file can switch the runtime off too', async () => {
+  it('the policy file can switch every run off too', async () => {
     app = await buildTestApp({ POLICY_FILE: await policyFile({ runtimeEnabled: false }) });
     expect(errorBody(await get(app, 'fx-echo', '1')).errorCode).toBe('RUNTIME_DISABLED');
   });

@@ -27,7 +27,7 @@ export interface FacadeParts {
   tools: Map<string, RegisteredTool>;
   policies: Map<string, ToolPolicy>;
   validators: Map<string, ValidateFunction>;
-  runtimeEnabled: boolean;
+  runsEnabled: boolean;
   limits: Limits;
   pool: ToolPool;
   metrics: HubMetrics;
@@ -53,9 +53,9 @@ export type Prepared = { ok: true; run: PreparedRun } | { ok: false; error: HubE
 
 /**
  * The one entry for a run, behind every surface (generic runtime, dedicated endpoints,
- * MCP, batch): switches → input size → input schema → content address (prepare), then the
- * result cache → limits (src/limits/limits.ts) → pool (execute). It never throws for a
- * refusal: the caller gets a typed RunResult and only translates it (an HTTP body, an MCP
+ * MCP, batch requests): switches → input size → input schema → content address (prepare),
+ * then the result cache → limits (src/limits/limits.ts) → pool (execute). It never throws
+ * for an error of the run's: the caller gets a typed RunResult and only translates it (an HTTP body, an MCP
  * result, a batch item).
  */
 export class RunFacade {
@@ -89,7 +89,7 @@ export class RunFacade {
     return this.execute(prepared.run, address !== null && matchesEtag(call.ifNoneMatch, address.etag));
   }
 
-  /** Everything a run is checked for before it costs anything (the batch's If-None-Match reads the addresses). */
+  /** Everything a run is checked for before it costs anything (a batch request's If-None-Match reads the addresses). */
   prepare(call: RunCall): Prepared {
     const tool = this.parts.tools.get(call.toolId);
     if (!tool) {
@@ -111,7 +111,7 @@ export class RunFacade {
       queuedMs: 0,
     };
     try {
-      checkSwitches(this.parts.runtimeEnabled, def, policy, call.surface);
+      checkSwitches(this.parts.runsEnabled, def, policy, call.surface);
       const resolved = call.resolve(def);
       meta.mode = resolved.mode;
       const bytes = inputBytes(resolved);
@@ -196,7 +196,7 @@ export class RunFacade {
         logFailure(call, outcome, policy);
         return { ok: false, error: toRunError(outcome, meta, rate) };
       }
-      // A store is awaited (every replica has the result once it is answered); a bypass takes no turn.
+      // A cache write is awaited (every replica has the result once it is answered); a bypass takes no turn.
       let kept = cache.keep(def.id, address, outcome.json, policy.cacheTtlSec, directives, declined);
       if (kept instanceof Promise) kept = await kept;
       return { ok: true, toolId: def.id, resultJson: outcome.json, meta, rate, cache: kept, ...etag };
@@ -227,7 +227,7 @@ export class RunFacade {
   }
 
   /**
-   * A refusal as the run's answer: its meta and rate report attached (the report also apart,
+   * An error as the run's answer: its meta and rate report attached (the report also apart,
    * for a batch request's answer to merge), counted in the metrics.
    */
   private fail(

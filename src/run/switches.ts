@@ -3,15 +3,18 @@ import { HubError } from '../errors.js';
 import type { Surface } from '../run-meta.js';
 import type { ToolDefinition } from '../shared/tool-def.js';
 
-/** The operator's switches, before anything else of a run: the runtime, the tool, the tool's runtime surface. */
+/**
+ * The operator's switches, before anything else of a run: every run (RUNTIME_ENABLED and the
+ * policy file's `runtimeEnabled`, public names kept), the tool, the tool on the generic runtime.
+ */
 export function checkSwitches(
-  runtimeEnabled: boolean,
+  runsEnabled: boolean,
   def: ToolDefinition,
   policy: ToolPolicy,
   surface: Surface,
 ): void {
-  if (!runtimeEnabled) {
-    throw new HubError('RUNTIME_DISABLED', 'the tool runtime is switched off by the operator');
+  if (!runsEnabled) {
+    throw new HubError('RUNTIME_DISABLED', 'every tool run is switched off by the operator');
   }
   if (!policy.enabled) throw new HubError('TOOL_DISABLED', `${def.id} is switched off by the operator`);
   // A batch item is a generic runtime call: the operator's switch closes both doors.

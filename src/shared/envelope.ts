@@ -1,4 +1,4 @@
-import type { SharedSlots } from './run-cells.js';
+import type { CellMemory } from './run-cells.js';
 import type { ToolInput } from './tool-def.js';
 
 /**
@@ -12,7 +12,7 @@ export interface RunItem {
   toolId: string;
   mode: string;
   input: ToolInput;
-  /** The run's cell in the shared state (src/shared/run-cells.ts). */
+  /** The run's cell in the run cells (src/shared/run-cells.ts). */
   cell: number;
 }
 
@@ -59,7 +59,7 @@ export interface PoolWorkerData {
   entry: string;
   /** toolId → absolute path of its run module. */
   tools: Record<string, string>;
-  cells: SharedSlots;
+  cells: CellMemory;
 }
 
 /** Message of the error a worker raises when a tool reaches for the network. */

@@ -6,7 +6,7 @@ import { runInNewContext } from 'node:vm';
  * idle (docs/operations.md, "Memory admission"). V8 keeps garbage until the thread
  * allocates again: a worker that converted a 0.5 MB document kept 50-70 MiB of it, every
  * worker that had ever run heavy work kept its share, and the API thread kept the bodies
- * and answers of five 4 MB batches (~140 MiB) for 20-40 s. Cheap work rarely reaches it.
+ * and answers of five 4 MB batch requests (~140 MiB) for 20-40 s. Cheap work rarely reaches it.
  */
 const GROWTH_BYTES = 32 * 1024 * 1024;
 
@@ -14,7 +14,7 @@ const GROWTH_BYTES = 32 * 1024 * 1024;
  * V8's gc() for this thread. Its flag is process-wide and only contexts made after it is
  * set get the function: a fresh context hands it over, and threads started later (the
  * workers) find it on their global, where it is emptied before any tool is loaded.
- * Null where the runtime refuses it: nothing is then collected early.
+ * Null where Node refuses it: nothing is then collected early.
  */
 const collect = ((): (() => void) | null => {
   try {

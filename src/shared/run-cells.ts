@@ -29,15 +29,15 @@ export const MAX_BATCH_ID = 2 ** 29 - 1;
 
 export type Phase = 'assigned' | 'running' | 'done' | null;
 
-/** The shared memory itself: plain data, sent to each worker in its workerData. */
-export interface SharedSlots {
+/** The cell memory: the SharedArrayBuffers themselves, plain data sent to each worker in its workerData. */
+export interface CellMemory {
   state: SharedArrayBuffer;
   startedAt: SharedArrayBuffer;
   tid: SharedArrayBuffer;
   priority: SharedArrayBuffer;
 }
 
-export function sharedCells(capacity: number): SharedSlots {
+export function cellMemory(capacity: number): CellMemory {
   return {
     state: new SharedArrayBuffer(capacity * 4),
     startedAt: new SharedArrayBuffer(capacity * 8),
@@ -56,11 +56,11 @@ export class RunCells {
   private readonly tids: Int32Array;
   private readonly priority: Int32Array;
 
-  constructor(shared: SharedSlots) {
-    this.state = new Int32Array(shared.state);
-    this.started = new BigInt64Array(shared.startedAt);
-    this.tids = new Int32Array(shared.tid);
-    this.priority = new Int32Array(shared.priority);
+  constructor(memory: CellMemory) {
+    this.state = new Int32Array(memory.state);
+    this.started = new BigInt64Array(memory.startedAt);
+    this.tids = new Int32Array(memory.tid);
+    this.priority = new Int32Array(memory.priority);
   }
 
   // ── API thread ──

@@ -35,7 +35,7 @@ export const HOW_TO_SCHEMA = {
   additionalProperties: false,
 } as const satisfies JSONSchema;
 
-/** Default runtime policy of a tool; operators override any field (see src/config/policy.ts). */
+/** Default policy of a tool; operators override any field (see src/config/policy.ts). */
 const PolicyDefaults = {
   type: 'object',
   required: ['limit', 'burst', 'windowSec', 'inputMaxBytes', 'timeoutMs'],

@@ -2,7 +2,7 @@
  * The worker protocol: what crosses the thread boundary between the pool (src/pool/) and
  * the Piscina entry (workers/tool-worker.ts), imported there as `#worker-protocol`
  * (package.json `imports`; docs/architecture.md, "Boundaries"): the batch and its
- * envelopes (plain data), the shared run cells, and the heap release after a batch.
+ * envelopes (plain data), the run cells, and the heap release after a batch.
  */
 export type {
   BatchAnswer,
@@ -14,4 +14,4 @@ export type {
 } from '../shared/envelope.js';
 export { NETWORK_DISABLED_MESSAGE } from '../shared/envelope.js';
 export { releaseHeapSoon } from '../shared/heap-release.js';
-export { RunCells, type SharedSlots } from '../shared/run-cells.js';
+export { type CellMemory, RunCells } from '../shared/run-cells.js';
