@@ -84,7 +84,7 @@ describe('npm run new-tool', () => {
   }, 60_000);
 
   it('gives a tool the registry loads, with a guide whose generated sections are written', async () => {
-    const tools = await scanTools([], toolsDir);
+    const tools = await scanTools({ toolsDir });
     expect([...tools.keys()]).toEqual([ID]);
     const [skill] = generatedDocs(tools, wiringRows()).filter((d) => d.path.endsWith(`${ID}/SKILL.md`));
     expect(skill!.actual).toBe(skill!.expected);
