@@ -118,6 +118,13 @@ describe('a bad tool package stops the boot with one line naming the package and
     );
   });
 
+  it('a name that is not an npm package name (never a path)', async () => {
+    for (const name of ['../outside', '/etc', 'Upper', '@scope/'])
+      expect((await failure(root, [name])).message).toBe(
+        `tool package '${name}': not an npm package name (TOOL_PACKAGES)`,
+      );
+  });
+
   it('a package without a toolhub block', async () => {
     expect((await failure(writePackage('pk', {}))).message).toBe(
       "tool package 'pk': package.json has no toolhub block",

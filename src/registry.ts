@@ -152,6 +152,7 @@ async function loadHubPackage(): Promise<RegisteredTool[]> {
  */
 export async function loadToolPackage(name: string, from: string): Promise<RegisteredTool[]> {
   const label = `tool package '${name}'`;
+  if (!PACKAGE_NAME.test(name)) throw new RegistryError(`${label}: not an npm package name (TOOL_PACKAGES)`);
   const root = findPackage(name, from);
   if (!root) throw new RegistryError(`${label}: not found from ${resolve(from)} (TOOL_PACKAGES_DIR)`);
   const manifest = readManifest(join(root, 'package.json'), label);
@@ -162,6 +163,9 @@ export async function loadToolPackage(name: string, from: string): Promise<Regis
     checkSchemas: true,
   });
 }
+
+/** npm's package names (validate-npm-package-name, new packages): a path never gets through. */
+const PACKAGE_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
 
 function findPackage(name: string, from: string): string | null {
   const paths = createRequire(join(resolve(from), 'package.json')).resolve.paths(name) ?? [];
