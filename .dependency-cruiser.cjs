@@ -30,6 +30,7 @@ const LAYERS = [
       'src/config/',
       'src/auth/',
       'src/registry.ts',
+      'src/tool-package-schema.ts',
       'src/http/',
       'src/cluster/link.ts',
       'src/cluster/messages.ts',

@@ -39,7 +39,11 @@ export async function printUsage(data: ApiKeysFile, only: string | undefined): P
     );
     return 2;
   }
-  const tools = await scanTools(config.extraToolDirs);
+  const tools = await scanTools({
+    packages: config.toolPackages,
+    packagesDir: config.toolPackagesDir,
+    extraDirs: config.extraToolDirs,
+  });
   const policies = resolvePolicies(
     [...tools.values()].map((t) => t.def),
     config.env,

@@ -52,10 +52,10 @@ describe('a plug-in tool (EXTRA_TOOL_DIRS) still gets the check at boot', () => 
       join(folder, 'run.ts'),
       `export { default } from ${JSON.stringify(join(original, 'run.ts'))};\n`,
     );
-    const scan = scanTools([dir], resolve('test/fixtures/no-tools'));
+    const scan = scanTools({ toolsDir: resolve('test/fixtures/no-tools'), extraDirs: [dir] });
     await expect(scan).rejects.toThrow(RegistryError);
-    await expect(scanTools([dir], resolve('test/fixtures/no-tools'))).rejects.toThrow(
-      /tool fx-echo: its input schema is not a JSON Schema: .*repeat\/type/,
-    );
+    await expect(
+      scanTools({ toolsDir: resolve('test/fixtures/no-tools'), extraDirs: [dir] }),
+    ).rejects.toThrow(/tool fx-echo: its input schema is not a JSON Schema: .*repeat\/type/);
   });
 });

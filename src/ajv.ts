@@ -6,7 +6,7 @@ import { once } from './shared/once.js';
  * bodies, the built-in tools' inputs). By default Ajv checks every schema against the JSON Schema
  * meta-schema, compiling that meta-schema once per instance: 50-200 ms of each boot spent on
  * schemas that only change with the code. `src/ajv.test.ts` makes that check once, in the suite;
- * schemas from outside the code (EXTRA_TOOL_DIRS) still get it at boot (`metaCheck` below).
+ * schemas from outside the code (TOOL_PACKAGES, EXTRA_TOOL_DIRS) still get it at boot (`metaCheck` below).
  */
 export function ownAjv(options: Options = {}): Ajv {
   return new Ajv({ strict: false, ...options, validateSchema: false });

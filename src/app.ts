@@ -18,7 +18,7 @@ export interface BuildOptions {
   env?: Record<string, string | undefined>;
   /** pino options or false; default: level from LOG_LEVEL. */
   logger?: FastifyServerOptions['logger'];
-  /** Replaces the built-in tools/ folder (tests of the registry); EXTRA_TOOL_DIRS still apply. */
+  /** Replaces the hub's own tools (its package.json's toolhub block) with a folder (tests); TOOL_PACKAGES and EXTRA_TOOL_DIRS still apply. */
   toolsDir?: string;
 }
 
@@ -28,7 +28,12 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export async function buildApp(options: BuildOptions = {}) {
   const config: HubConfig = loadConfig(options.env ?? process.env);
   const { env } = config;
-  const tools = await scanTools(config.extraToolDirs, options.toolsDir);
+  const tools = await scanTools({
+    toolsDir: options.toolsDir,
+    packages: config.toolPackages,
+    packagesDir: config.toolPackagesDir,
+    extraDirs: config.extraToolDirs,
+  });
   const policies = resolvePolicies(
     [...tools.values()].map((t) => t.def),
     env,

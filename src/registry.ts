@@ -1,10 +1,13 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { ErrorObject } from 'ajv';
 import { metaCheck, ownAjv } from './ajv.js';
-import { moduleExt, toolDocsDir, toolsDir } from './paths.js';
+import { codeRoot, moduleExt, projectRoot } from './paths.js';
 import { fieldsFor, takesJsonOrText } from './shared/tool-def.js';
 import { TOOL_DEFINITION_SCHEMA, type ToolDefinition } from './shared/tool-def-schema.js';
+import { TOOL_PACKAGE_SCHEMA, type ToolNeeds, type ToolPackageManifest } from './tool-package-schema.js';
 
 /** A tool as the API process knows it: its definition and where its implementation is. */
 export interface RegisteredTool {
@@ -13,6 +16,10 @@ export interface RegisteredTool {
   runPath: string;
   /** The folder of its SKILL.md and examples/ (docs/tools.md): the tool's folder in the source tree. */
   docsDir: string;
+  /** Where it came from: `package <name>` (the hub's own, or TOOL_PACKAGES) or `folder <path>` (EXTRA_TOOL_DIRS). */
+  origin: string;
+  /** What its package declares it needs (`toolhub.needs`); recorded, not yet enforced. */
+  needs: ToolNeeds;
 }
 
 declare module 'fastify' {
@@ -28,74 +35,284 @@ export class RegistryError extends Error {
 
 // A type guard: what passes is a ToolDefinition, with no cast (one declaration, src/shared/tool-def-schema.ts).
 const validateDef = ownAjv({ allErrors: true }).compile<ToolDefinition>(TOOL_DEFINITION_SCHEMA);
+// The first problem only: a boot stops with one line naming the field.
+const validateManifest = ownAjv().compile<ToolPackageManifest>(TOOL_PACKAGE_SCHEMA);
+
+/** semver ships no types; the two functions the registry uses. */
+const semver = createRequire(import.meta.url)('semver') as {
+  validRange(range: string): string | null;
+  satisfies(version: string, range: string): boolean;
+};
+
+/** Where the tools come from (docs/tool-packages.md). */
+export interface ToolSources {
+  /**
+   * A folder of tool folders that replaces the hub's own package (tests, the scaffold's
+   * temporary folders); scanned like EXTRA_TOOL_DIRS. Default: the hub's package.json's
+   * `toolhub` block (the built-in tools).
+   */
+  toolsDir?: string;
+  /** TOOL_PACKAGES: npm packages with a `toolhub` block, loaded after the hub's own. */
+  packages?: readonly string[];
+  /** TOOL_PACKAGES_DIR: the folder whose node_modules holds them; default the hub's root. */
+  packagesDir?: string;
+  /** EXTRA_TOOL_DIRS: folders of tool folders, every one loaded, last. */
+  extraDirs?: readonly string[];
+}
 
 /**
- * Scans tool folders (CyberChef's operations folder: adding a tool is adding a folder).
- * Each folder `<id>/` must hold `tool.<ext>` whose default export is a valid definition
- * with the same id, and `run.<ext>`, and may hold its `SKILL.md` and `examples/`.
- * Folders starting with `_` or `.` are skipped.
+ * Loads every tool, each through `loadToolFolder`: the hub's own package (its `toolhub`
+ * block names the built-in tools), the packages of TOOL_PACKAGES, then the folders of
+ * EXTRA_TOOL_DIRS. Any problem is a RegistryError of one line naming its package (or folder)
+ * and field; the boot stops on it.
  */
-export async function scanTools(
-  extraDirs: readonly string[] = [],
-  mainDir: string = toolsDir,
-): Promise<Map<string, RegisteredTool>> {
+export async function scanTools(sources: ToolSources = {}): Promise<Map<string, RegisteredTool>> {
   const tools = new Map<string, RegisteredTool>();
-  const builtIn = resolve(toolsDir);
-  for (const dir of [mainDir, ...extraDirs].map((d) => resolve(d))) {
-    if (!existsSync(dir)) throw new RegistryError(`tool folder ${dir} does not exist`);
-    const entries = readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isDirectory() && !/^[_.]/.test(e.name))
-      .map((e) => e.name)
-      .sort();
-    for (const name of entries) {
-      // A built-in tool run from dist/ finds its documents in the source tree; any other
-      // tool (EXTRA_TOOL_DIRS, a test's folder) keeps them beside its modules.
-      const docsDir = dir === builtIn ? toolDocsDir(name) : join(dir, name);
-      const tool = await loadTool(join(dir, name), name, docsDir);
-      // The built-in tools' schemas are checked by the suite (src/ajv.test.ts); a plug-in's here.
-      if (dir !== builtIn) checkPluginSchemas(tool.def);
-      if (tools.has(tool.def.id)) throw new RegistryError(`tool '${tool.def.id}' is defined twice`);
-      tools.set(tool.def.id, tool);
-    }
-  }
+  const add = (tool: RegisteredTool) => {
+    const other = tools.get(tool.def.id);
+    if (other)
+      throw new RegistryError(
+        `tool id '${tool.def.id}' of ${tool.origin} is already defined by ${other.origin}`,
+      );
+    tools.set(tool.def.id, tool);
+  };
+  if (sources.toolsDir === undefined) for (const tool of await loadHubPackage()) add(tool);
+  else for (const tool of await loadFolderOfTools(sources.toolsDir)) add(tool);
+  const from = sources.packagesDir ?? projectRoot;
+  for (const name of sources.packages ?? []) for (const tool of await loadToolPackage(name, from)) add(tool);
+  for (const dir of sources.extraDirs ?? []) for (const tool of await loadFolderOfTools(dir)) add(tool);
   checkCrossReferences(tools);
   return tools;
 }
 
-async function loadTool(folder: string, name: string, docsDir: string): Promise<RegisteredTool> {
+/** Reads a package.json's `toolhub` block, checked; `label` names the package in errors. */
+export function readManifest(packageJsonPath: string, label: string): ToolPackageManifest {
+  let pkg: unknown;
+  try {
+    pkg = JSON.parse(readFileSync(packageJsonPath, 'utf8'));
+  } catch (err) {
+    throw new RegistryError(
+      `${label}: package.json cannot be read: ${(err as Error).message.split('\n')[0]}`,
+    );
+  }
+  const block = (pkg as { toolhub?: unknown } | null)?.toolhub;
+  if (block === undefined) throw new RegistryError(`${label}: package.json has no toolhub block`);
+  if (!validateManifest(block))
+    throw new RegistryError(`${label}: ${manifestProblem(validateManifest.errors)}`);
+  return block;
+}
+
+/** One ajv error as `toolhub.<field>: <message>`. */
+function manifestProblem(errors: ErrorObject[] | null | undefined): string {
+  const e = errors?.[0];
+  if (!e) return 'toolhub: invalid';
+  let field = `toolhub${e.instancePath.replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.')}`;
+  let message = e.message ?? 'invalid';
+  if (e.keyword === 'required') {
+    field += `.${(e.params as { missingProperty: string }).missingProperty}`;
+    message = 'is required';
+  } else if (e.keyword === 'additionalProperties') {
+    field += `.${(e.params as { additionalProperty: string }).additionalProperty}`;
+    message = 'is not a field of the manifest';
+  } else if (e.keyword === 'const') {
+    message = `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
+  }
+  return `${field}: ${message}`;
+}
+
+let hubVersionRead: string | undefined;
+/** The hub's version (its package.json), which each package's `toolhub.hub` range must include. */
+export function hubVersion(): string {
+  hubVersionRead ??= String(JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).version);
+  return hubVersionRead;
+}
+
+/** The hub's own package: its `entry` is compiled into dist/ with the rest, its documents stay in the source tree. */
+async function loadHubPackage(): Promise<RegisteredTool[]> {
+  const label = "the hub's package.json";
+  const manifest = readManifest(join(projectRoot, 'package.json'), label);
+  checkHubRange(manifest, label);
+  return loadManifestTools(
+    manifest,
+    label,
+    resolve(codeRoot, manifest.entry),
+    resolve(projectRoot, manifest.entry),
+    {
+      origin: "the hub's built-in tools",
+      // The built-in tools' schemas are checked by the suite (src/ajv.test.ts); any other's at boot.
+      checkSchemas: false,
+    },
+  );
+}
+
+/**
+ * A package of TOOL_PACKAGES, found as `require` would find it from `from` (the node_modules
+ * of that folder and of the folders above it); its package.json is read directly, so a
+ * package's `exports` need not list it.
+ */
+export async function loadToolPackage(name: string, from: string): Promise<RegisteredTool[]> {
+  const label = `tool package '${name}'`;
+  if (!PACKAGE_NAME.test(name)) throw new RegistryError(`${label}: not an npm package name (TOOL_PACKAGES)`);
+  const root = findPackage(name, from);
+  if (!root) throw new RegistryError(`${label}: not found from ${resolve(from)} (TOOL_PACKAGES_DIR)`);
+  const manifest = readManifest(join(root, 'package.json'), label);
+  checkHubRange(manifest, label);
+  const entry = resolve(root, manifest.entry);
+  return loadManifestTools(manifest, label, entry, entry, {
+    origin: `package '${name}'`,
+    checkSchemas: true,
+  });
+}
+
+/** npm's package names (validate-npm-package-name, new packages): a path never gets through. */
+const PACKAGE_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
+
+function findPackage(name: string, from: string): string | null {
+  const paths = createRequire(join(resolve(from), 'package.json')).resolve.paths(name) ?? [];
+  for (const dir of paths) if (existsSync(join(dir, name, 'package.json'))) return join(dir, name);
+  return null;
+}
+
+function checkHubRange(manifest: ToolPackageManifest, label: string): void {
+  const version = hubVersion();
+  if (semver.validRange(manifest.hub) === null)
+    throw new RegistryError(`${label}: toolhub.hub: ${JSON.stringify(manifest.hub)} is not a semver range`);
+  if (!semver.satisfies(version, manifest.hub))
+    throw new RegistryError(
+      `${label}: toolhub.hub: ${JSON.stringify(manifest.hub)} does not include hub ${version}`,
+    );
+}
+
+async function loadManifestTools(
+  manifest: ToolPackageManifest,
+  label: string,
+  entry: string,
+  docsEntry: string,
+  opts: { origin: string; checkSchemas: boolean },
+): Promise<RegisteredTool[]> {
+  const needs: ToolNeeds = { network: manifest.needs?.network ?? false };
+  if (manifest.needs?.memoryMb !== undefined) needs.memoryMb = manifest.needs.memoryMb;
+  const loaded: RegisteredTool[] = [];
+  for (const [i, id] of manifest.tools.entries()) {
+    const where = `${label}: toolhub.tools[${i}]`;
+    const folder = join(entry, id);
+    if (!isFolder(folder))
+      throw new RegistryError(`${where}: '${id}' has no folder ${relativeName(folder)} in toolhub.entry`);
+    loaded.push(
+      await loadToolFolder(folder, id, {
+        where,
+        origin: opts.origin,
+        docsDir: join(docsEntry, id),
+        needs,
+        checkSchemas: opts.checkSchemas,
+      }),
+    );
+  }
+  return loaded;
+}
+
+/** A folder of tool folders (EXTRA_TOOL_DIRS, tests): every folder not starting with `_` or `.`. */
+async function loadFolderOfTools(dir: string): Promise<RegisteredTool[]> {
+  const root = resolve(dir);
+  if (!existsSync(root)) throw new RegistryError(`tool folder ${root} does not exist`);
+  const names = readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !/^[_.]/.test(e.name))
+    .map((e) => e.name)
+    .sort();
+  const loaded: RegisteredTool[] = [];
+  for (const name of names) {
+    const folder = join(root, name);
+    loaded.push(
+      await loadToolFolder(folder, name, {
+        where: `tool folder ${folder}`,
+        origin: `folder ${root}`,
+        docsDir: folder,
+        needs: { network: false },
+        checkSchemas: true,
+      }),
+    );
+  }
+  return loaded;
+}
+
+interface FolderContext {
+  /** Names the tool in errors: `tool package 'x': toolhub.tools[0]` or `tool folder <path>`. */
+  where: string;
+  origin: string;
+  docsDir: string;
+  needs: ToolNeeds;
+  checkSchemas: boolean;
+}
+
+/**
+ * One tool folder, however it was named (a package's manifest, EXTRA_TOOL_DIRS): `tool.<ext>`
+ * whose default export is a valid definition with the id `id`, and `run.<ext>` (`.ts` where
+ * the hub runs from sources and the folder has one, `.js` otherwise).
+ */
+export async function loadToolFolder(
+  folder: string,
+  id: string,
+  ctx: FolderContext,
+): Promise<RegisteredTool> {
   const ext = existsSync(join(folder, `tool${moduleExt}`)) ? moduleExt : '.js';
   const toolPath = join(folder, `tool${ext}`);
   const runPath = join(folder, `run${ext}`);
   if (!existsSync(toolPath) || !existsSync(runPath)) {
-    throw new RegistryError(`tool folder ${folder} needs tool${ext} and run${ext}`);
+    throw new RegistryError(`${ctx.where}: ${relativeName(folder)} needs tool${ext} and run${ext}`);
   }
-  const mod = (await import(pathToFileURL(toolPath).href)) as { default?: unknown };
+  let mod: { default?: unknown };
+  try {
+    mod = (await import(pathToFileURL(toolPath).href)) as { default?: unknown };
+  } catch (err) {
+    throw new RegistryError(`${ctx.where}: ${relativeName(toolPath)} cannot be loaded: ${firstLine(err)}`);
+  }
   const tool = mod.default;
   if (!validateDef(tool)) {
     const problems = (validateDef.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
-    throw new RegistryError(`tool ${name}: invalid definition: ${problems.join('; ')}`);
+    throw new RegistryError(`${ctx.where}: tool ${id}: invalid definition: ${problems.join('; ')}`);
   }
-  if (tool.id !== name) throw new RegistryError(`tool folder '${name}' defines id '${tool.id}'`);
-  return { def: tool, runPath, docsDir };
+  if (tool.id !== id) throw new RegistryError(`${ctx.where}: folder '${id}' defines id '${tool.id}'`);
+  if (ctx.checkSchemas) checkPluginSchemas(tool, ctx.where);
+  return { def: tool, runPath, docsDir: ctx.docsDir, origin: ctx.origin, needs: ctx.needs };
 }
 
-function checkPluginSchemas(def: ToolDefinition): void {
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** A path as short as it can be said: relative to the working folder when inside it. */
+function relativeName(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith('..') ? rel : path;
+}
+
+function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
+}
+
+function checkPluginSchemas(def: ToolDefinition, where: string): void {
   for (const [name, schema] of [
     ['input', def.input],
     ['output', def.output],
   ] as const) {
     const problems = metaCheck(schema);
     if (problems)
-      throw new RegistryError(`tool ${def.id}: its ${name} schema is not a JSON Schema: ${problems}`);
+      throw new RegistryError(
+        `${where}: tool ${def.id}: its ${name} schema is not a JSON Schema: ${problems}`,
+      );
   }
 }
 
 /** Checks what a schema cannot: modes, fields and related tools agree with each other. */
 export function checkCrossReferences(tools: Map<string, RegisteredTool>): void {
   const paths = new Set<string>();
-  for (const { def } of tools.values()) {
+  for (const { def, origin } of tools.values()) {
     const fail = (msg: string) => {
-      throw new RegistryError(`tool ${def.id}: ${msg}`);
+      throw new RegistryError(`tool ${def.id}${origin ? ` of ${origin}` : ''}: ${msg}`);
     };
     for (const related of def.relatedTools)
       if (!tools.has(related)) fail(`unknown related tool '${related}'`);

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scaffoldTool } from '../scripts/scaffold/scaffold.js';
+import { scaffoldTool, withToolListed } from '../scripts/scaffold/scaffold.js';
 import { buildApp } from '../src/app.js';
 import { readExamples } from '../src/docs/examples.js';
 import { generatedDocs } from '../src/docs/generate.js';
@@ -84,7 +84,7 @@ describe('npm run new-tool', () => {
   }, 60_000);
 
   it('gives a tool the registry loads, with a guide whose generated sections are written', async () => {
-    const tools = await scanTools([], toolsDir);
+    const tools = await scanTools({ toolsDir });
     expect([...tools.keys()]).toEqual([ID]);
     const [skill] = generatedDocs(tools, wiringRows()).filter((d) => d.path.endsWith(`${ID}/SKILL.md`));
     expect(skill!.actual).toBe(skill!.expected);
@@ -113,5 +113,22 @@ describe('npm run new-tool', () => {
       await expect(scaffoldTool(id, { toolsDir }), id).rejects.toThrow();
     }
     expect(readdirSync(toolsDir)).toEqual([ID]);
+  });
+
+  it("lists a new built-in tool in package.json's toolhub block, in order, once", () => {
+    // In the project's tools/ (never written here) the hub loads only the ids that block lists.
+    const text = readFileSync(join(projectRoot, 'package.json'), 'utf8');
+    const listed = JSON.parse(withToolListed(text, 'bcd-probe')).toolhub.tools as string[];
+    const ids = JSON.parse(text).toolhub.tools as string[];
+    expect(listed).toEqual([...ids, 'bcd-probe'].sort());
+    expect(withToolListed(withToolListed(text, 'bcd-probe'), 'bcd-probe')).toBe(
+      withToolListed(text, 'bcd-probe'),
+    );
+    // Nothing else of package.json changes.
+    const { toolhub: _, ...rest } = JSON.parse(withToolListed(text, 'bcd-probe'));
+    const { toolhub: __, ...restBefore } = JSON.parse(text);
+    expect(rest).toEqual(restBefore);
+    // An id already listed leaves the file as it is, byte for byte (npm's own layout).
+    expect(withToolListed(text, ids[0]!)).toBe(text);
   });
 });

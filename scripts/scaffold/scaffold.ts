@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { generatedDocs, writeDocs } from '../../src/docs/generate.js';
 import { toolsDir as builtInToolsDir, projectRoot } from '../../src/paths.js';
@@ -44,7 +44,7 @@ export async function checkNewId(id: string, toolsDir: string): Promise<void> {
     throw new Error(`'${id}' is not a tool id: lower case letters and digits, words joined by '-'`);
   if (RESERVED.has(id)) throw new Error(`'${id}' is reserved by the hub's own paths`);
   if (existsSync(join(toolsDir, id))) throw new Error(`${join(toolsDir, id)} exists already`);
-  for (const { def } of (await scanTools([], toolsDir)).values()) {
+  for (const { def } of (await scanFolder(toolsDir)).values()) {
     if (def.id === id || def.endpoints.some((e) => e.path.startsWith(`/api/${id}/`)))
       throw new Error(`'${id}' is taken by the tool ${def.id}`);
   }
@@ -71,18 +71,36 @@ export async function scaffoldTool(id: string, options: ScaffoldOptions = {}): P
   files['examples/basic.json'] = `${JSON.stringify(basic, null, 2)}\n`;
   files['examples/edgeCase.json'] = `${JSON.stringify(edgeCase, null, 2)}\n`;
   mkdirSync(join(folder, 'examples'), { recursive: true });
+  const builtIn = toolsDir === resolve(builtInToolsDir);
+  const packageJson = join(projectRoot, 'package.json');
+  const packageText = readFileSync(packageJson, 'utf8');
   try {
     for (const [file, text] of Object.entries(files)) writeFileSync(join(folder, file), text);
     format(folder);
-    const regenerated = await writeExpectedOutputs({ only: [id], toolsDir });
-    const docs = generatedDocs(await scanTools([], toolsDir), wiringRows());
-    const builtIn = toolsDir === resolve(builtInToolsDir);
+    // The hub loads the built-in tools its package.json's toolhub block names (docs/tool-packages.md).
+    if (builtIn) writeFileSync(packageJson, withToolListed(packageText, id));
+    const regenerated = await writeExpectedOutputs({ only: [id], ...(builtIn ? {} : { toolsDir }) });
+    const docs = generatedDocs(await scanFolder(toolsDir), wiringRows());
     regenerated.push(...writeDocs(builtIn ? docs : docs.filter((d) => d.path === join(folder, 'SKILL.md'))));
+    if (builtIn) regenerated.push(packageJson);
     return { folder, created: Object.keys(files).map((f) => join(folder, f)), regenerated };
   } catch (err) {
     rmSync(folder, { recursive: true, force: true });
+    if (builtIn) writeFileSync(packageJson, packageText);
     throw err;
   }
+}
+
+/** The project's tools/ through the hub's package (its toolhub block); any other folder as EXTRA_TOOL_DIRS. */
+function scanFolder(toolsDir: string) {
+  return toolsDir === resolve(builtInToolsDir) ? scanTools() : scanTools({ toolsDir });
+}
+
+/** package.json with `id` added to its toolhub block's tools, in order; the rest of the text as it was. */
+export function withToolListed(packageText: string, id: string): string {
+  const pkg = JSON.parse(packageText) as { toolhub: { tools: string[] } };
+  pkg.toolhub.tools = [...new Set([...pkg.toolhub.tools, id])].sort();
+  return `${JSON.stringify(pkg, null, 2)}\n`;
 }
 
 /**

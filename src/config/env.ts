@@ -50,6 +50,8 @@ export const ENV_SCHEMA = {
     'MCP_BATCH_MAX_MESSAGES',
     'MCP_BATCH_MAX_ANSWER_BYTES',
     'EXTRA_TOOL_DIRS',
+    'TOOL_PACKAGES',
+    'TOOL_PACKAGES_DIR',
   ],
   properties: {
     PORT: {
@@ -370,6 +372,18 @@ export const ENV_SCHEMA = {
       type: 'string',
       default: '',
       description: 'Comma-separated extra folders scanned for tool modules (plug-ins, test fixtures)',
+    },
+    TOOL_PACKAGES: {
+      type: 'string',
+      default: '',
+      description:
+        'Comma-separated npm packages of tools, each with a `toolhub` block in its package.json (docs/tool-packages.md); loaded at boot only',
+    },
+    TOOL_PACKAGES_DIR: {
+      type: 'string',
+      default: '',
+      description:
+        "The folder whose node_modules holds the TOOL_PACKAGES (a mounted volume); empty: the hub's own root",
     },
   },
   additionalProperties: true,

@@ -14,6 +14,10 @@ export interface HubConfig {
   /** The result cache's own Redis (CACHE_REDIS_*); null: none of its own (docs/operations.md, "Result cache"). */
   cacheRedis: RedisTarget | null;
   extraToolDirs: string[];
+  /** TOOL_PACKAGES: npm packages of tools (docs/tool-packages.md). */
+  toolPackages: string[];
+  /** TOOL_PACKAGES_DIR, or undefined: the hub's own root. */
+  toolPackagesDir: string | undefined;
   /** Public base address of the hub (PUBLIC_BASE_URL, else http://localhost:PORT), no trailing slash. */
   baseUrl: string;
 }
@@ -40,6 +44,8 @@ export function loadConfig(vars: Record<string, string | undefined>): HubConfig 
     redis: redisTarget(env),
     cacheRedis: redisTarget(env, 'CACHE_'),
     extraToolDirs: splitList(env.EXTRA_TOOL_DIRS),
+    toolPackages: splitList(env.TOOL_PACKAGES),
+    toolPackagesDir: env.TOOL_PACKAGES_DIR || undefined,
     baseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`,
   };
 }
