@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codeRoot } from './paths.js';
-import { partName, WIRING, wiringRows } from './wiring.js';
+import { partMeta, partName, WIRING, wiringRows } from './wiring.js';
 
 /** Every module under src/<dir>/ whose default export is a registrable function. */
 async function registrables(dir: string): Promise<unknown[]> {
@@ -36,10 +36,7 @@ describe('WIRING', () => {
   it('lists each plugin after the plugins it declares as dependencies', () => {
     const seen = new Set<string>();
     for (const part of WIRING) {
-      const meta = (part.register as unknown as Record<symbol, { dependencies?: string[] } | undefined>)[
-        Symbol.for('plugin-meta')
-      ];
-      for (const dep of meta?.dependencies ?? [])
+      for (const dep of partMeta(part)?.dependencies ?? [])
         expect(seen, `${partName(part)} needs ${dep}`).toContain(dep);
       seen.add(partName(part));
     }

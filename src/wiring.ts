@@ -107,10 +107,16 @@ export function wiringRows(): WiringRow[] {
   return WIRING.map((part) => ({ kind: part.kind, name: partName(part), adds: part.adds }));
 }
 
+/** What fastify-plugin recorded of a plugin (its name, its dependencies); none for routes. */
+export function partMeta(part: Part): { name?: string; dependencies?: string[] } | undefined {
+  const metas = part.register as unknown as Record<
+    symbol,
+    { name?: string; dependencies?: string[] } | undefined
+  >;
+  return metas[Symbol.for('plugin-meta')];
+}
+
 /** A part's name: a plugin's own (fastify-plugin's metadata), else its module's function name. */
 export function partName(part: Part): string {
-  const meta = (part.register as unknown as { [key: symbol]: { name?: string } | undefined })[
-    Symbol.for('plugin-meta')
-  ];
-  return meta?.name ?? part.register.name;
+  return partMeta(part)?.name ?? part.register.name;
 }

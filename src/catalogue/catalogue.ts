@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { yamlModule } from '../config/yaml.js';
 import { EXAMPLE_NAMES, examplePath } from '../docs/examples.js';
-import { commonSkillsDir, projectRoot } from '../paths.js';
-import type { RegisteredTool } from '../registry.js';
+import { commonSkillsDir } from '../paths.js';
+import { hubVersion, type RegisteredTool } from '../registry.js';
 import { once } from '../shared/once.js';
 import { type CatalogueContext, describeTool, remoteCallable } from './descriptor.js';
 import { buildOpenApi } from './openapi.js';
@@ -69,7 +69,7 @@ function toolFiles(tool: RegisteredTool) {
 /** Builds every catalogue document once; requests are then answered from memory. */
 export function buildCatalogue(ctx: CatalogueContext): Catalogue {
   const generatedAt = new Date().toISOString();
-  const version = String(JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).version);
+  const version = hubVersion();
   const ids = [...ctx.tools.keys()].sort();
   const entry = (id: string) => ({
     toolId: id,

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { McpHandler } from '../mcp/handler.js';
@@ -10,7 +8,7 @@ import { MCP_RESOURCE_TEMPLATES, mcpResources } from '../mcp/resources.js';
 import type { McpParts } from '../mcp/server.js';
 import { mcpTools } from '../mcp/tools.js';
 import type { MessageArrayBounds } from '../mcp/wire.js';
-import { projectRoot } from '../paths.js';
+import { hubVersion } from '../registry.js';
 import { serveMcp } from './mcp-serve.js';
 
 export interface McpOptions extends MessageArrayBounds {
@@ -24,7 +22,7 @@ export interface McpOptions extends MessageArrayBounds {
 
 /** What the MCP door is made of, from the app's registry and catalogue (the tests build it too). */
 export function mcpParts(app: FastifyInstance): McpParts {
-  const version = String(JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')).version);
+  const version = hubVersion();
   const tools = mcpTools(app.tools);
   const resources = mcpResources(app.catalogue);
   return {
