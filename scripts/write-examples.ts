@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { buildApp } from '../src/app.js';
 import { examplePath, optionRequest, readOptionExamples, stableResult } from '../src/docs/examples.js';
-import type { ToolDefinition } from '../src/shared/tool-def.js';
+import type { ToolSpec } from '../src/shared/tool-def.js';
 
 export interface WriteExamplesOptions {
   /** Only these tools (default: every tool of the registry). */
@@ -58,7 +58,7 @@ export async function writeExpectedOutputs(options: WriteExamplesOptions = {}): 
  * the file stays as it is, so the examples (and the docs made from them) do not change with
  * every run of `npm run examples`.
  */
-function sameAnswer(def: ToolDefinition, before: unknown, after: Record<string, unknown>): boolean {
+function sameAnswer(def: ToolSpec, before: unknown, after: Record<string, unknown>): boolean {
   if (before === null || typeof before !== 'object') return false;
   const stable = (r: Record<string, unknown>) => JSON.stringify(stableResult(def, r));
   return stable(before as Record<string, unknown>) === stable(after);

@@ -8,7 +8,7 @@ import { ENV_SCHEMA } from './config/env.js';
 import { FILE_SCHEMA } from './config/policy.js';
 import { RegistryError, scanTools } from './registry.js';
 import { RUNTIME_SCHEMAS } from './run/runtime-input.js';
-import { TOOL_DEFINITION_SCHEMA } from './shared/tool-def-schema.js';
+import { TOOL_SPEC_SCHEMA } from './shared/tool-def-schema.js';
 
 /**
  * The hub compiles its own schemas without Ajv's meta-schema check (src/ajv.ts: it costs the
@@ -16,7 +16,7 @@ import { TOOL_DEFINITION_SCHEMA } from './shared/tool-def-schema.js';
  */
 describe('the hub’s own schemas are JSON Schemas', () => {
   it('environment, policy file, keys file, tool definition and runtime bodies', () => {
-    const schemas = { ENV_SCHEMA, FILE_SCHEMA, API_KEYS_SCHEMA, TOOL_DEFINITION_SCHEMA, ...RUNTIME_SCHEMAS };
+    const schemas = { ENV_SCHEMA, FILE_SCHEMA, API_KEYS_SCHEMA, TOOL_SPEC_SCHEMA, ...RUNTIME_SCHEMAS };
     for (const [name, schema] of Object.entries(schemas)) expect(metaCheck(schema), name).toBeNull();
   });
 

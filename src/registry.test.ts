@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { checkCrossReferences, type RegisteredTool } from './registry.js';
-import type { ToolDefinition } from './shared/tool-def.js';
+import type { ToolSpec } from './shared/tool-def.js';
 
 /** A definition with what the cross-references read; the rest is irrelevant to them. */
-function tool(extra: Partial<ToolDefinition>): Map<string, RegisteredTool> {
+function tool(extra: Partial<ToolSpec>): Map<string, RegisteredTool> {
   const def = {
     id: 'fx',
     modes: ['one', 'two'],
@@ -13,7 +13,7 @@ function tool(extra: Partial<ToolDefinition>): Map<string, RegisteredTool> {
     endpoints: [{ path: '/api/fx/', methods: ['GET'] }],
     relatedTools: [],
     ...extra,
-  } as unknown as ToolDefinition;
+  } as unknown as ToolSpec;
   return new Map([['fx', { def } as RegisteredTool]]);
 }
 

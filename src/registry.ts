@@ -5,13 +5,20 @@ import { pathToFileURL } from 'node:url';
 import type { ErrorObject } from 'ajv';
 import { metaCheck, ownAjv } from './ajv.js';
 import { codeRoot, moduleExt, projectRoot } from './paths.js';
+import { expandTool } from './shared/expand-tool.js';
 import { fieldsFor, takesJsonOrText } from './shared/tool-def.js';
-import { TOOL_DEFINITION_SCHEMA, type ToolDefinition } from './shared/tool-def-schema.js';
+import { TOOL_SPEC_SCHEMA, type ToolSpec } from './shared/tool-def-schema.js';
+import {
+  TOOL_DEFINITION_SCHEMA,
+  TOOL_PAGE_SCHEMA,
+  type ToolDefinition,
+  type ToolPage,
+} from './shared/tool-definition-schema.js';
 import { TOOL_PACKAGE_SCHEMA, type ToolNeeds, type ToolPackageManifest } from './tool-package-schema.js';
 
 /** A tool as the API process knows it: its definition and where its implementation is. */
 export interface RegisteredTool {
-  def: ToolDefinition;
+  def: ToolSpec;
   /** Absolute path of run.ts / run.js; only the worker imports it. */
   runPath: string;
   /** The folder of its SKILL.md and examples/ (docs/tools.md): the tool's folder in the source tree. */
@@ -33,8 +40,12 @@ export class RegistryError extends Error {
   override name = 'RegistryError';
 }
 
-// A type guard: what passes is a ToolDefinition, with no cast (one declaration, src/shared/tool-def-schema.ts).
+// Type guards: what passes is a ToolDefinition (a ToolPage), with no cast (one declaration each,
+// src/shared/tool-definition-schema.ts). The derived spec is checked too: a rule of
+// src/shared/expand-tool.ts that broke it would stop the boot, not a door.
 const validateDef = ownAjv({ allErrors: true }).compile<ToolDefinition>(TOOL_DEFINITION_SCHEMA);
+const validatePage = ownAjv({ allErrors: true }).compile<ToolPage>(TOOL_PAGE_SCHEMA);
+const validateSpec = ownAjv({ allErrors: true }).compile<ToolSpec>(TOOL_SPEC_SCHEMA);
 // The first problem only: a boot stops with one line naming the field.
 const validateManifest = ownAjv().compile<ToolPackageManifest>(TOOL_PACKAGE_SCHEMA);
 
@@ -246,8 +257,9 @@ interface FolderContext {
 
 /**
  * One tool folder, however it was named (a package's manifest, EXTRA_TOOL_DIRS): `tool.<ext>`
- * whose default export is a valid definition with the id `id`, and `run.<ext>` (`.ts` where
- * the hub runs from sources and the folder has one, `.js` otherwise).
+ * whose default export is a valid definition with the id `id`, `run.<ext>`, and optionally
+ * `page.<ext>`, the page content (`.ts` where the hub runs from sources and the folder has
+ * one, `.js` otherwise). The definition and the page are expanded into the tool's spec.
  */
 export async function loadToolFolder(
   folder: string,
@@ -257,23 +269,34 @@ export async function loadToolFolder(
   const ext = existsSync(join(folder, `tool${moduleExt}`)) ? moduleExt : '.js';
   const toolPath = join(folder, `tool${ext}`);
   const runPath = join(folder, `run${ext}`);
+  const pagePath = join(folder, `page${ext}`);
   if (!existsSync(toolPath) || !existsSync(runPath)) {
     throw new RegistryError(`${ctx.where}: ${relativeName(folder)} needs tool${ext} and run${ext}`);
   }
-  let mod: { default?: unknown };
-  try {
-    mod = (await import(pathToFileURL(toolPath).href)) as { default?: unknown };
-  } catch (err) {
-    throw new RegistryError(`${ctx.where}: ${relativeName(toolPath)} cannot be loaded: ${firstLine(err)}`);
-  }
-  const tool = mod.default;
-  if (!validateDef(tool)) {
-    const problems = (validateDef.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
-    throw new RegistryError(`${ctx.where}: tool ${id}: invalid definition: ${problems.join('; ')}`);
-  }
+  const tool = await defaultExport(toolPath, ctx.where);
+  if (!validateDef(tool))
+    throw new RegistryError(`${ctx.where}: tool ${id}: invalid definition: ${problems(validateDef.errors)}`);
   if (tool.id !== id) throw new RegistryError(`${ctx.where}: folder '${id}' defines id '${tool.id}'`);
-  if (ctx.checkSchemas) checkPluginSchemas(tool, ctx.where);
-  return { def: tool, runPath, docsDir: ctx.docsDir, origin: ctx.origin, needs: ctx.needs };
+  const page = existsSync(pagePath) ? await defaultExport(pagePath, ctx.where) : {};
+  if (!validatePage(page))
+    throw new RegistryError(`${ctx.where}: tool ${id}: invalid page content: ${problems(validatePage.errors)}`);
+  const spec = expandTool(tool, page);
+  if (!validateSpec(spec))
+    throw new RegistryError(`${ctx.where}: tool ${id}: its derived spec is invalid: ${problems(validateSpec.errors)}`);
+  if (ctx.checkSchemas) checkPluginSchemas(spec, ctx.where);
+  return { def: spec, runPath, docsDir: ctx.docsDir, origin: ctx.origin, needs: ctx.needs };
+}
+
+async function defaultExport(path: string, where: string): Promise<unknown> {
+  try {
+    return ((await import(pathToFileURL(path).href)) as { default?: unknown }).default;
+  } catch (err) {
+    throw new RegistryError(`${where}: ${relativeName(path)} cannot be loaded: ${firstLine(err)}`);
+  }
+}
+
+function problems(errors: ErrorObject[] | null | undefined): string {
+  return (errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
 }
 
 function isFolder(path: string): boolean {
@@ -294,7 +317,7 @@ function firstLine(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
 }
 
-function checkPluginSchemas(def: ToolDefinition, where: string): void {
+function checkPluginSchemas(def: ToolSpec, where: string): void {
   for (const [name, schema] of [
     ['input', def.input],
     ['output', def.output],
@@ -316,9 +339,14 @@ export function checkCrossReferences(tools: Map<string, RegisteredTool>): void {
     };
     for (const related of def.relatedTools)
       if (!tools.has(related)) fail(`unknown related tool '${related}'`);
+    const properties = Object.keys((def.input.properties as Record<string, unknown>) ?? {});
+    // Field descriptions are written once, in the input schema: agents read them (semanticFields).
+    for (const field of properties)
+      if (!(field in def.semanticFields)) fail(`input field '${field}' has no description`);
+    if (def.modeField !== null && properties.includes(def.modeField))
+      fail(`the mode field '${def.modeField}' is declared in modes, not in the input schema`);
     for (const mode of Object.keys(def.fieldsByMode ?? {}))
       if (!def.modes.includes(mode)) fail(`unknown mode '${mode}'`);
-    const properties = Object.keys((def.input.properties as Record<string, unknown>) ?? {});
     for (const field of namedFields(def))
       if (!properties.includes(field)) fail(`field '${field}' not in input schema`);
     for (const [option, modes] of Object.entries(def.optionModes ?? {})) {
@@ -341,11 +369,15 @@ export function checkCrossReferences(tools: Map<string, RegisteredTool>): void {
       }
       if (!ep.mode && def.modeField === null) fail(`endpoint ${ep.path}: no mode field and no fixed mode`);
     }
+    if (def.modeField === null)
+      for (const mode of def.modes)
+        if (!def.endpoints.some((ep) => ep.mode === mode))
+          fail(`mode '${mode}' has no mode field and no path of its own (modes.each.${mode}.path)`);
   }
 }
 
 /** Every named field a tool takes on any mode (the mode field excluded). */
-export function namedFields(def: ToolDefinition): string[] {
+export function namedFields(def: ToolSpec): string[] {
   const names = new Set<string>();
   for (const map of [def.fields, ...Object.values(def.fieldsByMode ?? {})]) {
     for (const name of Object.values(map)) if (name) names.add(name);

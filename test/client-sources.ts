@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../src/shared/tool-def.js';
+import type { ToolSpec } from '../src/shared/tool-def.js';
 import type { DedicatedCall } from './dedicated-examples.js';
 
 /** One call a generated client makes: the tool's basic example on its dedicated endpoint, and a result field to read. */
@@ -10,7 +10,7 @@ export interface ClientCall {
 }
 
 /** The result field read back: one the schema requires if the example returns one, else its first. */
-export function fieldToRead(def: ToolDefinition, expected: Record<string, unknown>): string {
+export function fieldToRead(def: ToolSpec, expected: Record<string, unknown>): string {
   const declared = Object.keys((def.output.properties ?? {}) as object);
   const required = new Set((def.output.required as string[] | undefined) ?? []);
   const present = Object.keys(expected).filter((k) => declared.includes(k) && expected[k] !== null);

@@ -1,7 +1,7 @@
 import { readExamples, type ToolExamples } from '../src/docs/examples.js';
 import { endpointFor } from '../src/pages/form-model.js';
 import type { RegisteredTool } from '../src/registry.js';
-import type { ToolDefinition } from '../src/shared/tool-def.js';
+import type { ToolSpec } from '../src/shared/tool-def.js';
 import { fieldsFor } from '../src/shared/tool-def.js';
 
 /** A generic runtime body (`examples/basic.json`) as the call of the dedicated endpoint that runs it. */
@@ -14,7 +14,7 @@ export interface DedicatedCall {
   body: Record<string, unknown>;
 }
 
-export function dedicatedCall(def: ToolDefinition, request: Record<string, unknown>): DedicatedCall {
+export function dedicatedCall(def: ToolSpec, request: Record<string, unknown>): DedicatedCall {
   const input = (request.input ?? request) as Record<string, unknown>;
   const wanted = String(input.mode ?? '').toLowerCase();
   const mode = def.modes.find((m) => m.toLowerCase() === wanted) ?? def.modes[0]!;
@@ -37,7 +37,7 @@ export function dedicatedCall(def: ToolDefinition, request: Record<string, unkno
 /** Every tool with its examples and its basic example's dedicated call, sorted by toolId. */
 export function toolExamples(
   tools: Map<string, RegisteredTool>,
-): { def: ToolDefinition; examples: ToolExamples; call: DedicatedCall }[] {
+): { def: ToolSpec; examples: ToolExamples; call: DedicatedCall }[] {
   return [...tools.values()]
     .sort((a, b) => a.def.id.localeCompare(b.def.id))
     .map(({ def, docsDir }) => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanTools } from '../src/registry.js';
-import { type ToolDefinition, takesJsonOrText } from '../src/shared/tool-def.js';
+import { type ToolSpec, takesJsonOrText } from '../src/shared/tool-def.js';
 import { buildTestApp, policyFile, type TestApp } from './helpers.js';
 import { CASES, dedicatedRequest } from './tool-cases.js';
 
@@ -19,7 +19,7 @@ const tools = [...(await scanTools()).values()].map((t) => t.def);
 type Input = Record<string, unknown>;
 
 /** Fields that take a string or a JSON value (object or array): the ones a client may send either way. */
-function structuredFields(def: ToolDefinition): string[] {
+function structuredFields(def: ToolSpec): string[] {
   return Object.keys(def.input.properties ?? {}).filter((name) => takesJsonOrText(def, name));
 }
 
@@ -48,7 +48,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function post(def: ToolDefinition, mode: string, input: Input) {
+async function post(def: ToolSpec, mode: string, input: Input) {
   const { url, body } = dedicatedRequest(def, mode, input);
   const res = await app.inject({ method: 'POST', url, payload: body });
   expect(res.statusCode, `${url} ${res.body}`).toBe(200);
@@ -58,7 +58,7 @@ async function post(def: ToolDefinition, mode: string, input: Input) {
 const reversed = (input: Input): Input => Object.fromEntries(Object.entries(input).reverse());
 
 /** The cases of `def` that send a structured field, once per such field. */
-function runsOf(def: ToolDefinition) {
+function runsOf(def: ToolSpec) {
   return (CASES[def.id] ?? []).flatMap(([mode, input]) =>
     structuredFields(def)
       .map((field) => ({ mode, input, field, value: jsonValueOf(input, field) }))

@@ -20,7 +20,7 @@ import { ownAjv } from '../src/ajv.js';
 import { stableResult } from '../src/docs/examples.js';
 import { modeArgument } from '../src/mcp/tools.js';
 import { scanTools } from '../src/registry.js';
-import type { ToolDefinition } from '../src/shared/tool-def.js';
+import type { ToolSpec } from '../src/shared/tool-def.js';
 import { fieldsFor } from '../src/shared/tool-def.js';
 import { policyFile } from './helpers.js';
 import { basicArguments } from './mcp-examples.js';
@@ -70,7 +70,7 @@ const tools = [...(await scanTools()).values()].map(({ def, docsDir }) => ({ def
 /** The same input on the tool's dedicated endpoint (the path of the mode, or the mode field). */
 async function restResult(
   base: string,
-  def: ToolDefinition,
+  def: ToolSpec,
   mode: string,
   args: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {

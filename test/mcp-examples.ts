@@ -1,6 +1,6 @@
 import { readExamples } from '../src/docs/examples.js';
 import { modeArgument } from '../src/mcp/tools.js';
-import type { ToolDefinition } from '../src/shared/tool-def.js';
+import type { ToolSpec } from '../src/shared/tool-def.js';
 import { fieldsFor } from '../src/shared/tool-def.js';
 
 /**
@@ -9,7 +9,7 @@ import { fieldsFor } from '../src/shared/tool-def.js';
  * test/mcp-clients.test.ts and scripts/mcp-inspector-check.ts.
  */
 export function basicArguments(
-  def: ToolDefinition,
+  def: ToolSpec,
   docsDir: string,
 ): { mode: string; args: Record<string, unknown> } {
   const { basic } = readExamples(docsDir);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namedFields, scanTools } from '../src/registry.js';
-import { fieldsFor, type ToolDefinition } from '../src/shared/tool-def.js';
+import { fieldsFor, type ToolSpec } from '../src/shared/tool-def.js';
 import { buildTestApp, policyFile, type TestApp } from './helpers.js';
 import { CASES, dedicatedRequest } from './tool-cases.js';
 
@@ -15,7 +15,7 @@ import { CASES, dedicatedRequest } from './tool-cases.js';
 const tools = [...(await scanTools()).values()].map((t) => t.def);
 
 /** The input's fields that no slot carries in `mode` (the mode field aside): its options there. */
-function optionsIn(def: ToolDefinition, mode: string): string[] {
+function optionsIn(def: ToolSpec, mode: string): string[] {
   const carried = new Set(Object.values(fieldsFor(def, mode)));
   const properties = Object.keys((def.input.properties as Record<string, unknown>) ?? {});
   return properties.filter((p) => !carried.has(p) && p !== def.modeField);
@@ -26,12 +26,12 @@ function optionsIn(def: ToolDefinition, mode: string): string[] {
  * every mode for a field no slot carries, none for one a slot carries somewhere (a mode that
  * displaces it does not take it unless `optionModes` says so).
  */
-function declaredModes(def: ToolDefinition, field: string): readonly string[] {
+function declaredModes(def: ToolSpec, field: string): readonly string[] {
   return def.optionModes?.[field] ?? (namedFields(def).includes(field) ? [] : def.modes);
 }
 
 /** An option with a schema default is in every mode's input once a client fills defaults (MCP clients do). */
-function hasDefault(def: ToolDefinition, option: string): boolean {
+function hasDefault(def: ToolSpec, option: string): boolean {
   const schema = (def.input.properties as Record<string, { default?: unknown }>)[option];
   return schema?.default !== undefined;
 }

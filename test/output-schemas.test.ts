@@ -4,7 +4,7 @@ import * as ajvFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readExamples } from '../src/docs/examples.js';
 import { type RegisteredTool, scanTools } from '../src/registry.js';
-import type { JsonSchema, ToolDefinition } from '../src/shared/tool-def.js';
+import type { JsonSchema, ToolSpec } from '../src/shared/tool-def.js';
 import { ROUTE_METHODS } from '../tools/api-response-mocker/route.js';
 import { FIELD_NAMES } from '../tools/cron-expression/cron-fields.js';
 import { MAX_MATCHES, MAX_PARTS } from '../tools/regex-tester/matches.js';
@@ -72,7 +72,7 @@ interface Checked {
 }
 const checked = new Map<string, Checked>();
 
-function validatorsOf(def: ToolDefinition): Checked {
+function validatorsOf(def: ToolSpec): Checked {
   let entry = checked.get(def.id);
   if (!entry) {
     const schema = def.output as JsonSchema;
@@ -83,14 +83,14 @@ function validatorsOf(def: ToolDefinition): Checked {
 }
 
 /** Every validator's problems with `result` (empty: it fits). */
-function problems(def: ToolDefinition, result: unknown): string[] {
+function problems(def: ToolSpec, result: unknown): string[] {
   return validatorsOf(def).validators.flatMap((validate) =>
     validate(result) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`),
   );
 }
 
 /** Asserts that a real result fits the tool's output schema, and records its fields. */
-function expectFits(def: ToolDefinition, result: unknown, label: string): void {
+function expectFits(def: ToolSpec, result: unknown, label: string): void {
   expect(problems(def, result), `${label}: ${JSON.stringify(result).slice(0, 600)}`).toEqual([]);
   const entry = validatorsOf(def);
   for (const key of Object.keys(object(result))) entry.seen.add(key);

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../src/shared/tool-def.js';
+import type { ToolSpec } from '../src/shared/tool-def.js';
 
 /**
  * Small valid runs of the tools, every mode at least once, with named fields on the tool's
@@ -170,7 +170,7 @@ export const CASES: Record<string, Case[]> = {
 
 /** The dedicated endpoint that runs `mode`, and the body that asks for it there. */
 export function dedicatedRequest(
-  def: ToolDefinition,
+  def: ToolSpec,
   mode: string,
   input: Input,
 ): { url: string; body: Input } {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ToolDefinition } from '../shared/tool-def.js';
+import type { ToolSpec } from '../shared/tool-def.js';
 import { batchRequestEtagOf, contentKey, etagOf, isDeterministic, matchesEtag } from './content-key.js';
 
 /**
@@ -282,8 +282,8 @@ describe('ETags', () => {
 });
 
 describe('isDeterministic', () => {
-  const def = (deterministic: ToolDefinition['deterministic']) =>
-    ({ deterministic }) as unknown as ToolDefinition;
+  const def = (deterministic: ToolSpec['deterministic']) =>
+    ({ deterministic }) as unknown as ToolSpec;
 
   it('follows a boolean declaration whatever the input', () => {
     expect(isDeterministic(def(true), {})).toBe(true);

@@ -1,6 +1,6 @@
 import * as crypto from 'node:crypto';
 import { nonFinitePlaces } from '../shared/non-finite.js';
-import type { ToolDefinition } from '../shared/tool-def.js';
+import type { ToolSpec } from '../shared/tool-def.js';
 
 /**
  * SHA-256 in base64url: the one-shot `crypto.hash` (Node 20.12+, ~3x faster than a Hash
@@ -96,7 +96,7 @@ export function matchesEtag(field: string | string[] | undefined, etag: string):
  * `deterministic` declaration): `{whenGiven: [...]}` when some fields default to something
  * outside the input, such as cron's `from` to the clock.
  */
-export function isDeterministic(def: ToolDefinition, input: Record<string, unknown>): boolean {
+export function isDeterministic(def: ToolSpec, input: Record<string, unknown>): boolean {
   const d = def.deterministic;
   if (typeof d === 'boolean') return d;
   return d.whenGiven.every((field) => input[field] !== undefined);

@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path';
 import type { HubMetrics } from '../metrics.js';
 import { toolKitDir } from '../paths.js';
 import type { RegisteredTool } from '../registry.js';
-import type { ToolDefinition } from '../shared/tool-def.js';
+import type { ToolSpec } from '../shared/tool-def.js';
 import type { CacheOutcome } from './cache-status.js';
 import { etagOf, isDeterministic, keyOf, keyPrefix } from './content-key.js';
 import { type CacheDirectives, type Declined, declines } from './request-directives.js';
@@ -48,7 +48,7 @@ export class RunCache {
     return this.versions.get(toolId)!;
   }
 
-  addressOf(def: ToolDefinition, mode: string, input: Record<string, unknown>): RunAddress | null {
+  addressOf(def: ToolSpec, mode: string, input: Record<string, unknown>): RunAddress | null {
     if (!isDeterministic(def, input)) return null;
     let byMode = this.prefixes.get(def.id);
     if (!byMode) {

@@ -1,7 +1,7 @@
 import type { ToolPolicy } from '../config/policy.js';
 import type { RegisteredTool } from '../registry.js';
 import { SOURCES } from '../run-meta.js';
-import type { ToolDefinition } from '../shared/tool-def.js';
+import type { ToolSpec } from '../shared/tool-def.js';
 
 /** "web, api (default), mcp or direct_framework", from the one list of sources. */
 const SOURCES_IN_WORDS = ((names: string[]) => `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`)(
@@ -52,7 +52,7 @@ export function policyView(p: ToolPolicy): Record<string, unknown> {
 }
 
 /** The tool descriptor: the `tool` member of GET /api/tools/{toolId}.json (docs/api.md, "Catalogue for agents"). */
-export function describeTool(ctx: CatalogueContext, def: ToolDefinition): Record<string, unknown> {
+export function describeTool(ctx: CatalogueContext, def: ToolSpec): Record<string, unknown> {
   const policy = ctx.policies.get(def.id)!;
   const callable = remoteCallable(ctx, def.id);
   const endpoints = def.endpoints.flatMap((ep) =>
@@ -104,7 +104,7 @@ export function describeTool(ctx: CatalogueContext, def: ToolDefinition): Record
   };
 }
 
-function runtimeContract(def: ToolDefinition, policy: ToolPolicy): Record<string, unknown> {
+function runtimeContract(def: ToolSpec, policy: ToolPolicy): Record<string, unknown> {
   const slot = (s: 'a' | 'b' | 'c') => {
     const names = [
       ...new Set([def.fields[s], ...Object.values(def.fieldsByMode ?? {}).map((f) => f[s])]),

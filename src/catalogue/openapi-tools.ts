@@ -1,4 +1,4 @@
-import type { ToolDefinition, ToolEndpoint } from '../shared/tool-def.js';
+import type { ToolSpec, ToolEndpoint } from '../shared/tool-def.js';
 import { CACHE_CONTROL, IF_NONE_MATCH, ref, runResponses } from './openapi-responses.js';
 
 /**
@@ -9,9 +9,9 @@ import { CACHE_CONTROL, IF_NONE_MATCH, ref, runResponses } from './openapi-respo
  */
 const pascal = (s: string) => s.replace(/(^|-)([a-z0-9])/g, (_m, _d, c: string) => c.toUpperCase());
 
-export const resultName = (def: ToolDefinition) => `${pascal(def.id)}Result`;
-export const successName = (def: ToolDefinition) => `${pascal(def.id)}RunSuccess`;
-const inputName = (def: ToolDefinition, ep: ToolEndpoint) =>
+export const resultName = (def: ToolSpec) => `${pascal(def.id)}Result`;
+export const successName = (def: ToolSpec) => `${pascal(def.id)}RunSuccess`;
+const inputName = (def: ToolSpec, ep: ToolEndpoint) =>
   `${pascal(def.id)}${ep.mode ? pascal(ep.mode) : ''}Input`;
 
 /**
@@ -19,7 +19,7 @@ const inputName = (def: ToolDefinition, ep: ToolEndpoint) =>
  * flags) makes a property with a `default` required in a component schema, but not in a
  * request body, where the hub fills the default in (docs/api.md, "Client generation").
  */
-export function toolRequestBodies(defs: ToolDefinition[]): Record<string, unknown> {
+export function toolRequestBodies(defs: ToolSpec[]): Record<string, unknown> {
   const bodies: Record<string, unknown> = {};
   for (const def of defs) {
     for (const ep of def.endpoints) {
@@ -34,7 +34,7 @@ export function toolRequestBodies(defs: ToolDefinition[]): Record<string, unknow
 }
 
 /** Result and success schemas of every tool, and the runtime's union of the successes. */
-export function toolSchemas(defs: ToolDefinition[]): Record<string, unknown> {
+export function toolSchemas(defs: ToolSpec[]): Record<string, unknown> {
   const schemas: Record<string, unknown> = {};
   for (const def of defs) {
     schemas[resultName(def)] = { ...structuredClone(def.output), description: `The result of ${def.name}` };
@@ -61,7 +61,7 @@ export function toolSchemas(defs: ToolDefinition[]): Record<string, unknown> {
 }
 
 /** The tool's input schema, plus its mode field where the endpoint takes one. */
-function inputSchema(def: ToolDefinition, ep: ToolEndpoint): Record<string, unknown> {
+function inputSchema(def: ToolSpec, ep: ToolEndpoint): Record<string, unknown> {
   const schema = structuredClone(def.input) as { properties: Record<string, unknown> };
   if (!ep.mode && def.modeField) {
     const modes = ep.modes ?? def.modes;
@@ -89,7 +89,7 @@ function querySchema(prop: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** One dedicated endpoint: GET (named fields as the query) and POST (as a JSON body). */
-export function dedicatedPath(def: ToolDefinition, ep: ToolEndpoint): Record<string, unknown> {
+export function dedicatedPath(def: ToolSpec, ep: ToolEndpoint): Record<string, unknown> {
   const schema = inputSchema(def, ep);
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const ops: Record<string, unknown> = {};

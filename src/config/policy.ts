@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { lazyValidator } from '../ajv.js';
-import type { RiskClass, ToolDefinition } from '../shared/tool-def.js';
+import type { RiskClass, ToolSpec } from '../shared/tool-def.js';
 import { ConfigError, type EnvConfig } from './env.js';
 import { QUOTA_SCHEMA, type Quota } from './quota.js';
 import { yamlModule } from './yaml.js';
@@ -139,7 +139,7 @@ function escapeChar(c: string): string {
 
 /** Every tool's effective policy; unknown toolIds in the file or DISABLED_TOOLS stop the boot. */
 export function resolvePolicies(
-  tools: readonly ToolDefinition[],
+  tools: readonly ToolSpec[],
   env: Pick<EnvConfig, 'DISABLED_TOOLS'>,
   file: PolicyFile,
 ): Map<string, ToolPolicy> {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ToolDefinition } from '../shared/tool-def.js';
+import type { ToolSpec } from '../shared/tool-def.js';
 
 /**
  * The example files of a tool (docs/tools.md): `basic.json` is a ready body for
@@ -73,7 +73,7 @@ export function readOptionExamples(docsDir: string): Array<[string, OptionExampl
 }
 
 /** The result without the fields that move with the clock. */
-export function stableResult(def: ToolDefinition, result: Record<string, unknown>): Record<string, unknown> {
+export function stableResult(def: ToolSpec, result: Record<string, unknown>): Record<string, unknown> {
   const volatile = new Set(def.volatileResultFields ?? []);
   return Object.fromEntries(Object.entries(result).filter(([k]) => !volatile.has(k)));
 }

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { resolvePolicies } from '../config/policy.js';
 import { projectRoot } from '../paths.js';
 import type { RegisteredTool } from '../registry.js';
-import type { ToolDefinition } from '../shared/tool-def.js';
+import type { ToolSpec } from '../shared/tool-def.js';
 import { docSections } from './readme-sections.js';
 import { applySections } from './sections.js';
 import { skillSections } from './skill-sections.js';
@@ -74,7 +74,7 @@ export function writeDocs(docs: DocFile[]): string[] {
 }
 
 /** A new SKILL.md: front matter for agent skill loaders, generated sections, prose to write. */
-function skillSkeleton(def: ToolDefinition): string {
+function skillSkeleton(def: ToolSpec): string {
   return `---
 name: ${def.id}
 description: ${JSON.stringify(def.description)}

@@ -3,7 +3,7 @@ import { POLICY_DEFAULTS } from '../config/policy.js';
 import { errorTableMarkdown } from '../errors.js';
 import { projectRoot } from '../paths.js';
 import type { RegisteredTool } from '../registry.js';
-import type { ToolDefinition } from '../shared/tool-def.js';
+import type { ToolSpec } from '../shared/tool-def.js';
 import { conformanceTable, readConformance } from './conformance.js';
 import { envTable, HEADLINE_SETTINGS } from './env-table.js';
 import { readExamples, readOptionExamples } from './examples.js';
@@ -78,7 +78,7 @@ export function oneLine(description: string): string {
 }
 
 /** The heading of a tool in docs/tools.md. */
-function toolHeading(t: ToolDefinition): string {
+function toolHeading(t: ToolSpec): string {
   return `${t.name} (\`${t.id}\`)`;
 }
 
@@ -94,7 +94,7 @@ export function headingSlug(heading: string): string {
 }
 
 /** The dedicated surface of every tool: endpoints and the named fields behind a, b, c, mode. */
-function dedicatedTable(tools: readonly ToolDefinition[]): string {
+function dedicatedTable(tools: readonly ToolSpec[]): string {
   const rows = tools.map((t) => {
     const endpoints = t.endpoints
       .map((e) => `${e.methods.join('/')} \`${e.path}\`${e.mode ? ` (${e.mode})` : ''}`)
@@ -173,7 +173,7 @@ function trimStrings(value: unknown): unknown {
   return value;
 }
 
-function policyTable(tools: readonly ToolDefinition[]): string {
+function policyTable(tools: readonly ToolSpec[]): string {
   const rows = tools.map((t) => {
     const p = t.policy;
     const budget = Math.round(p.windowSec * 1000 * POLICY_DEFAULTS.computeBudgetFraction);
@@ -190,7 +190,7 @@ function policyTable(tools: readonly ToolDefinition[]): string {
  * Which tools' results are cacheable and carry an ETag (their `deterministic` declaration),
  * and the fields whose JSON value and JSON text share a key (their `jsonText`).
  */
-function cacheableTable(tools: readonly ToolDefinition[]): string {
+function cacheableTable(tools: readonly ToolSpec[]): string {
   const rows = tools.map((t) => {
     const fields = (t.jsonText ?? []).map((f) => `\`${f}\``).join(', ') || '—';
     return `| ${t.id} | ${cacheableWhen(t)} | ${fields} |`;

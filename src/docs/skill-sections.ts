@@ -1,16 +1,16 @@
 import type { ToolPolicy } from '../config/policy.js';
-import { fieldsFor, type ToolDefinition } from '../shared/tool-def.js';
+import { fieldsFor, type ToolSpec } from '../shared/tool-def.js';
 
 /**
  * The generated sections of `tools/<toolId>/SKILL.md`: inputs, endpoints and limits
  * come from the tool module (and its effective policy), so the numbers an agent reads
  * are the numbers the hub enforces. Prose around them is written by hand.
  */
-export function skillSections(def: ToolDefinition, policy: ToolPolicy): Record<string, string> {
+export function skillSections(def: ToolSpec, policy: ToolPolicy): Record<string, string> {
   return { inputs: inputsTable(def), endpoints: endpointsList(def), limits: limitsTable(def, policy) };
 }
 
-function inputsTable(def: ToolDefinition): string {
+function inputsTable(def: ToolSpec): string {
   const props = (def.input.properties ?? {}) as Record<string, { type?: unknown; default?: unknown }>;
   const required = new Set((def.input.required as string[] | undefined) ?? []);
   /** One field's row, its generic name (a slot or `options.<name>`) first. */
@@ -54,11 +54,11 @@ function inputsTable(def: ToolDefinition): string {
   ].join('\n');
 }
 
-function modesOf(def: ToolDefinition, slot: 'a' | 'b' | 'c', name: string): string {
+function modesOf(def: ToolSpec, slot: 'a' | 'b' | 'c', name: string): string {
   return def.modes.filter((m) => fieldsFor(def, m)[slot] === name).join(', ');
 }
 
-function endpointsList(def: ToolDefinition): string {
+function endpointsList(def: ToolSpec): string {
   const lines = [`- \`GET|POST /api/tools/run/\` with \`toolId=${def.id}\` (generic runtime)`];
   for (const ep of def.endpoints) {
     const mode = ep.mode
@@ -71,7 +71,7 @@ function endpointsList(def: ToolDefinition): string {
   return lines.join('\n');
 }
 
-function limitsTable(def: ToolDefinition, p: ToolPolicy): string {
+function limitsTable(def: ToolSpec, p: ToolPolicy): string {
   const when = cacheableWhen(def);
   const cache =
     when === 'never'
@@ -87,7 +87,7 @@ function limitsTable(def: ToolDefinition, p: ToolPolicy): string {
 }
 
 /** When a tool's results are cacheable and carry an ETag, from its `deterministic` declaration. */
-export function cacheableWhen(def: ToolDefinition): string {
+export function cacheableWhen(def: ToolSpec): string {
   const d = def.deterministic;
   if (d === true) return 'always';
   if (d === false) return 'never';

@@ -1,12 +1,12 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { RegisteredTool } from '../registry.js';
-import type { ToolDefinition } from '../shared/tool-def.js';
+import type { ToolSpec } from '../shared/tool-def.js';
 
 /** What `tools/list` says of one tool, derived from its definition. */
 export type McpTool = Tool;
 
 /** The argument that carries the mode: the tool's mode field, or `mode` for tools whose path implies it. */
-export function modeArgument(def: ToolDefinition): string {
+export function modeArgument(def: ToolSpec): string {
   return def.modeField ?? 'mode';
 }
 
@@ -36,7 +36,7 @@ export function mcpTools(tools: Map<string, RegisteredTool>): McpTool[] {
     }));
 }
 
-function inputSchemaOf(def: ToolDefinition): Tool['inputSchema'] {
+function inputSchemaOf(def: ToolSpec): Tool['inputSchema'] {
   const { $schema: _ignored, ...input } = def.input;
   const properties = { ...((input.properties as Record<string, unknown>) ?? {}) };
   properties[modeArgument(def)] = {

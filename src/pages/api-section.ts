@@ -1,12 +1,12 @@
 import type { ToolPolicy } from '../config/policy.js';
-import type { ToolDefinition, ToolEndpoint } from '../shared/tool-def.js';
+import type { ToolSpec, ToolEndpoint } from '../shared/tool-def.js';
 import type { TryIt } from './form-model.js';
 import { type Html, html } from './html.js';
 
 const shellQuote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
 
 /** The body an endpoint's curl line sends: the example where it runs there, else a placeholder. */
-function bodyFor(def: ToolDefinition, ep: ToolEndpoint, model: TryIt): Record<string, unknown> {
+function bodyFor(def: ToolSpec, ep: ToolEndpoint, model: TryIt): Record<string, unknown> {
   const served = ep.mode ? [ep.mode] : (ep.modes ?? def.modes);
   if (!served.includes(model.mode)) {
     const first = model.fields.find((f) => f.modes.includes(served[0]!));
@@ -64,7 +64,7 @@ export function curlLine(
 }
 
 /** Endpoints with a copyable curl line each (POST where the endpoint takes it) and the reference links. */
-export function renderApi(def: ToolDefinition, model: TryIt, baseUrl: string, keyRequired: boolean): Html {
+export function renderApi(def: ToolSpec, model: TryIt, baseUrl: string, keyRequired: boolean): Html {
   return html`<section aria-labelledby="api">
 <h2 id="api">API</h2>
 <p>The same runs from a script or an agent: named fields as a JSON body (POST) or a query (GET).

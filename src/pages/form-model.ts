@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fieldsFor, type Slot, type ToolDefinition, type ToolEndpoint } from '../shared/tool-def.js';
+import { fieldsFor, type Slot, type ToolSpec, type ToolEndpoint } from '../shared/tool-def.js';
 
 /** One named field of a dedicated endpoint, as the try-it form shows it. */
 export interface FormField {
@@ -45,7 +45,7 @@ interface PropertySchema {
 }
 
 /** The endpoint that runs `mode`: the one whose path implies it, else one that accepts it. */
-export function endpointFor(def: ToolDefinition, mode: string): ToolEndpoint {
+export function endpointFor(def: ToolSpec, mode: string): ToolEndpoint {
   return (
     def.endpoints.find((ep) => ep.mode === mode) ??
     def.endpoints.find((ep) => !ep.mode && (ep.modes ?? def.modes).includes(mode)) ??
@@ -58,7 +58,7 @@ export function endpointFor(def: ToolDefinition, mode: string): ToolEndpoint {
  * so every form opens with an input that works. Missing or unreadable: no example.
  */
 export function readExample(
-  def: ToolDefinition,
+  def: ToolSpec,
   docsDir: string,
 ): { mode: string; fields: Record<string, string> } {
   try {
@@ -82,7 +82,7 @@ export function readExample(
 }
 
 export function tryItModel(
-  def: ToolDefinition,
+  def: ToolSpec,
   example: { mode: string; fields: Record<string, string> },
 ): TryIt {
   const properties = (def.input.properties ?? {}) as Record<string, PropertySchema>;
@@ -133,7 +133,7 @@ export function tryItModel(
  * displaced field that `optionModes` names for a mode is that mode's too (cron's `timezone`
  * under convert).
  */
-function modesOf(def: ToolDefinition, name: string, ownPath: ReadonlySet<string>): string[] {
+function modesOf(def: ToolSpec, name: string, ownPath: ReadonlySet<string>): string[] {
   const named = (mode: string) => Object.values(fieldsFor(def, mode)).includes(name);
   if (!Object.values(def.fields).includes(name)) {
     const adding = def.modes.filter((m) => Object.values(def.fieldsByMode?.[m] ?? {}).includes(name));

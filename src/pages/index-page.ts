@@ -1,5 +1,5 @@
 import type { RegisteredTool } from '../registry.js';
-import type { ToolDefinition } from '../shared/tool-def.js';
+import type { ToolSpec } from '../shared/tool-def.js';
 import { html } from './html.js';
 import { icon } from './icons.js';
 import { type AssetUrls, layout } from './layout.js';
@@ -13,7 +13,7 @@ export function categoryName(category: string): string {
 
 /** `/tools/`: every tool, grouped by category; the filter box works in the browser only. */
 export function renderIndex(tools: Map<string, RegisteredTool>, assets: AssetUrls): string {
-  const groups = new Map<string, ToolDefinition[]>();
+  const groups = new Map<string, ToolSpec[]>();
   for (const { def } of tools.values()) {
     groups.set(def.category, [...(groups.get(def.category) ?? []), def]);
   }

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { resolvePolicies, type ToolPolicy } from '../config/policy.js';
 import { namedFields, type RegisteredTool, scanTools } from '../registry.js';
-import type { ToolDefinition } from '../shared/tool-def.js';
+import type { ToolSpec } from '../shared/tool-def.js';
 import { readExample, tryItModel } from './form-model.js';
 import { renderIndex } from './index-page.js';
 import type { AssetUrls } from './layout.js';
@@ -22,7 +22,7 @@ beforeAll(async () => {
   );
 });
 
-function page(def: ToolDefinition, docsDir = tools.get(def.id)?.docsDir ?? '/nowhere') {
+function page(def: ToolSpec, docsDir = tools.get(def.id)?.docsDir ?? '/nowhere') {
   const policy = policies.get(def.id) ?? policies.get('regex-tester')!;
   const model = tryItModel(def, readExample(def, docsDir));
   return parse(
@@ -131,7 +131,7 @@ describe('a tool page', () => {
   it('escapes tool text: names, descriptions, FAQs, examples and hints never become markup', () => {
     const base = tools.get('regex-tester')!.def;
     const evil = '<img src=x onerror=alert(1)>"\'';
-    const def: ToolDefinition = {
+    const def: ToolSpec = {
       ...base,
       name: `<script>alert(1)</script>`,
       description: evil,

@@ -1,6 +1,6 @@
 import type { ToolPolicy } from '../config/policy.js';
 import type { RegisteredTool } from '../registry.js';
-import type { ToolDefinition } from '../shared/tool-def.js';
+import type { ToolSpec } from '../shared/tool-def.js';
 import { renderApi, renderLimits } from './api-section.js';
 import type { TryIt } from './form-model.js';
 import { html, prose } from './html.js';
@@ -10,7 +10,7 @@ import { type AssetUrls, layout } from './layout.js';
 import { renderTryIt } from './try-it-form.js';
 
 export interface ToolPageInput {
-  def: ToolDefinition;
+  def: ToolSpec;
   policy: ToolPolicy;
   /** Whether a client can run it now (RUNTIME_ENABLED and the tool's switch). */
   callable: boolean;

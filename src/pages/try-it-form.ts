@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../shared/tool-def.js';
+import type { ToolSpec } from '../shared/tool-def.js';
 import type { FormField, TryIt } from './form-model.js';
 import { type Html, html } from './html.js';
 
@@ -9,7 +9,7 @@ import { type Html, html } from './html.js';
  * endpoint still answers the plain form submission.
  */
 export function renderTryIt(
-  def: ToolDefinition,
+  def: ToolSpec,
   model: TryIt,
   callable: boolean,
   keyRequired: boolean,
@@ -52,7 +52,7 @@ function keyField(): Html {
  */
 const RESTRICTED = /^[^:.]{1,40}\b(only|mode):/i;
 
-function modeSelect(def: ToolDefinition, model: TryIt): Html {
+function modeSelect(def: ToolSpec, model: TryIt): Html {
   const byPath = new Map<string, string[]>();
   for (const m of model.modes) {
     const path = model.endpoints[m]!.path;

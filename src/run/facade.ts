@@ -15,7 +15,7 @@ import type { ToolPool } from '../pool/pool.js';
 import type { RegisteredTool } from '../registry.js';
 import type { RunMeta } from '../run-meta.js';
 import { quote } from '../shared/quote.js';
-import type { ToolDefinition } from '../shared/tool-def.js';
+import type { ToolSpec } from '../shared/tool-def.js';
 import { hitOutcome, onlyIfCachedMiss } from './cache-answers.js';
 import { inputBytes, type ResolvedInput, validateInput } from './input.js';
 import type { RunMemory } from './run-memory.js';
@@ -40,7 +40,7 @@ export interface FacadeParts {
 /** A run checked and addressed but not yet admitted: what prepare() hands to execute(). */
 export interface PreparedRun {
   call: RunCall;
-  def: ToolDefinition;
+  def: ToolSpec;
   policy: ToolPolicy;
   resolved: ResolvedInput;
   bytes: number;

@@ -8,7 +8,7 @@ import {
   type FieldMap,
   fieldsFor,
   type Slot,
-  type ToolDefinition,
+  type ToolSpec,
   type ToolEndpoint,
   type ToolInput,
 } from '../shared/tool-def.js';
@@ -44,7 +44,7 @@ export function compileValidators(tools: Map<string, RegisteredTool>): Map<strin
 }
 
 /** Finds `requested` among `allowed`, case-insensitively; the first is the default. */
-export function resolveMode(def: ToolDefinition, requested: unknown, allowed: readonly string[]): string {
+export function resolveMode(def: ToolSpec, requested: unknown, allowed: readonly string[]): string {
   if (requested === undefined || requested === null || requested === '') return allowed[0]!;
   if (typeof requested !== 'string') {
     throw new HubError('INVALID_INPUT', `the mode must be a string, one of: ${allowed.join(', ')}`);
@@ -59,7 +59,7 @@ export function resolveMode(def: ToolDefinition, requested: unknown, allowed: re
 }
 
 /** Maps the generic `a`/`b`/`c`/`mode` onto the tool's named input (docs/api.md). */
-export function fromGeneric(def: ToolDefinition, generic: GenericInput): ResolvedInput {
+export function fromGeneric(def: ToolSpec, generic: GenericInput): ResolvedInput {
   const mode = resolveMode(def, generic.mode, def.modes);
   const fields = fieldsFor(def, mode);
   const input: ToolInput = {};
@@ -95,7 +95,7 @@ function slotOf(fields: FieldMap, name: string): Slot | undefined {
  * given": `?c=` or `"limit": ""` gets the default. Where text is possible it stays,
  * since it can mean something (an empty replacement deletes the matches).
  */
-function blankNonText(def: ToolDefinition, name: string, value: unknown): boolean {
+function blankNonText(def: ToolSpec, name: string, value: unknown): boolean {
   if (value !== '') return false;
   const properties = def.input.properties as Record<string, { type?: unknown }> | undefined;
   const type = properties?.[name]?.type;
@@ -104,7 +104,7 @@ function blankNonText(def: ToolDefinition, name: string, value: unknown): boolea
 
 /** Named fields of a dedicated endpoint (JSON body or query) → mode and named input. */
 export function fromDedicated(
-  def: ToolDefinition,
+  def: ToolSpec,
   endpoint: ToolEndpoint,
   fields: Record<string, unknown>,
 ): ResolvedInput {
@@ -135,7 +135,7 @@ export function fromDedicated(
  * travels as the argument `modeArgument` (the tool's mode field, or `mode`).
  */
 export function fromArguments(
-  def: ToolDefinition,
+  def: ToolSpec,
   args: Record<string, unknown>,
   modeArgument: string,
 ): ResolvedInput {
@@ -159,7 +159,7 @@ export function inputBytes(resolved: ResolvedInput): number {
 
 /** Validates (and coerces) the named input; the first problem becomes the error. */
 export function validateInput(
-  def: ToolDefinition,
+  def: ToolSpec,
   validate: ValidateFunction,
   resolved: ResolvedInput,
 ): void {
@@ -168,7 +168,7 @@ export function validateInput(
   throw err ? describe(def, resolved.mode, err) : new HubError('INVALID_INPUT', 'invalid input');
 }
 
-function describe(def: ToolDefinition, mode: string, err: ErrorObject): HubError {
+function describe(def: ToolSpec, mode: string, err: ErrorObject): HubError {
   const path = err.instancePath.replace(/^\//, '').replaceAll('/', '.');
   const slotHint = (name: string) => {
     const slot = slotOf(fieldsFor(def, mode), name);

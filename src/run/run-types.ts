@@ -4,7 +4,7 @@ import type { CacheDirectives } from '../cache/request-directives.js';
 import type { HubError } from '../errors.js';
 import type { RateReport } from '../limits/rate-report.js';
 import type { RunMeta, Source, Surface } from '../run-meta.js';
-import type { ToolDefinition } from '../shared/tool-def.js';
+import type { ToolSpec } from '../shared/tool-def.js';
 import type { ResolvedInput } from './input.js';
 
 /** What the run path may log: the request's logger, or any pino logger. */
@@ -19,7 +19,7 @@ export interface RunCall {
   surface: Surface;
   source: Source;
   /** Maps the request onto the tool's mode and named input (differs per surface). */
-  resolve: (def: ToolDefinition) => ResolvedInput;
+  resolve: (def: ToolSpec) => ResolvedInput;
   /** The identity limits are counted for: the API key's id, or the client address. */
   client: string;
   /** The API key's tier, when the caller gave a key that has one. */

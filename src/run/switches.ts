@@ -1,7 +1,7 @@
 import type { ToolPolicy } from '../config/policy.js';
 import { HubError } from '../errors.js';
 import type { Surface } from '../run-meta.js';
-import type { ToolDefinition } from '../shared/tool-def.js';
+import type { ToolSpec } from '../shared/tool-def.js';
 
 /**
  * The operator's switches, before anything else of a run: every run (RUNTIME_ENABLED and the
@@ -9,7 +9,7 @@ import type { ToolDefinition } from '../shared/tool-def.js';
  */
 export function checkSwitches(
   runsEnabled: boolean,
-  def: ToolDefinition,
+  def: ToolSpec,
   policy: ToolPolicy,
   surface: Surface,
 ): void {

@@ -76,7 +76,7 @@ const Endpoint = {
 
 export type JsonSchema = { [key: string]: unknown };
 
-export const TOOL_DEFINITION_SCHEMA = {
+export const TOOL_SPEC_SCHEMA = {
   type: 'object',
   required: [
     'id',
@@ -138,7 +138,7 @@ export const TOOL_DEFINITION_SCHEMA = {
      * JSON Schema (draft-07) of the named input, without the mode field. Validation coerces
      * types (query strings and generic `a`/`b`/`c` arrive as strings), so a numeric field is
      * declared as `integer` and "256" becomes 256. An `enum` failure is UNSUPPORTED_OPTION.
-     * Typed as JsonSchema (see ToolDefinition below).
+     * Typed as JsonSchema (see ToolSpec below).
      */
     input: {
       type: 'object',
@@ -148,7 +148,7 @@ export const TOOL_DEFINITION_SCHEMA = {
     /**
      * JSON Schema of the tool's result (what `structuredContent` of an MCP call conforms to);
      * test/output-schemas.test.ts checks every example's real result against it. Typed as
-     * JsonSchema (see ToolDefinition below).
+     * JsonSchema (see ToolSpec below).
      */
     output: { type: 'object', required: ['type'] },
     /** Field name → what it means, for agents. */
@@ -195,8 +195,8 @@ export const TOOL_DEFINITION_SCHEMA = {
  * them as JsonSchema), and a `fieldsByMode` entry is a partial FieldMap (its schema does not
  * close the object, which would give it an index signature of unknown).
  */
-export type ToolDefinition = Omit<
-  FromSchema<typeof TOOL_DEFINITION_SCHEMA>,
+export type ToolSpec = Omit<
+  FromSchema<typeof TOOL_SPEC_SCHEMA>,
   'input' | 'output' | 'fieldsByMode' | 'optionModes'
 > & {
   fieldsByMode?: Record<string, Partial<FieldMap>>;

@@ -4,7 +4,8 @@
  * (declared once, with their schema, in src/shared/tool-def-schema.ts, imported here as
  * types only so that a worker never loads the schema library) and the helpers below.
  */
-import type { FieldMap, ToolDefinition } from './tool-def-schema.js';
+import type { FieldMap, ToolSpec } from './tool-def-schema.js';
+import type { ToolDefinition, ToolPage } from './tool-definition-schema.js';
 
 export type {
   Category,
@@ -13,18 +14,30 @@ export type {
   JsonSchema,
   RiskClass,
   Slot,
-  ToolDefinition,
+  ToolSpec,
   ToolEndpoint,
   ToolPolicyDefaults,
 } from './tool-def-schema.js';
+export type {
+  ToolDefinition,
+  ToolModeSpec,
+  ToolModes,
+  ToolPage,
+  ToolPolicyChanges,
+} from './tool-definition-schema.js';
 
-/** Identity helper that gives tool modules type checking. */
+/** Identity helper that gives a tool's definition (`tool.ts`) type checking. */
 export function defineTool(def: ToolDefinition): ToolDefinition {
   return def;
 }
 
+/** Identity helper that gives a tool's page content (`page.ts`) type checking. */
+export function definePage(page: ToolPage): ToolPage {
+  return page;
+}
+
 /** The slot map of one mode: the tool's `fields` with that mode's `fieldsByMode` over them. */
-export function fieldsFor(def: ToolDefinition, mode: string): FieldMap {
+export function fieldsFor(def: ToolSpec, mode: string): FieldMap {
   return { ...def.fields, ...def.fieldsByMode?.[mode] };
 }
 
@@ -32,7 +45,7 @@ export function fieldsFor(def: ToolDefinition, mode: string): FieldMap {
  * Whether the input field `name` takes both a string and a JSON value (an object or an
  * array): a structured value a client may send as the value or as its JSON text.
  */
-export function takesJsonOrText(def: ToolDefinition, name: string): boolean {
+export function takesJsonOrText(def: ToolSpec, name: string): boolean {
   const type = (def.input.properties as Record<string, { type?: unknown }> | undefined)?.[name]?.type;
   return (
     Array.isArray(type) && type.includes('string') && (type.includes('object') || type.includes('array'))

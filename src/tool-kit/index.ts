@@ -6,9 +6,13 @@
  */
 
 export { quote } from '../shared/quote.js';
+export { DEFAULT_MODE, DEFAULT_POLICY, expandTool } from '../shared/expand-tool.js';
 export {
+  definePage,
   defineTool,
   type ToolDefinition,
+  type ToolPage,
+  type ToolSpec,
   type ToolInput,
   type ToolPrepare,
   type ToolRun,

@@ -13,8 +13,10 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 import { expect } from 'vitest';
 import {
+  expandTool,
   quote,
   type ToolDefinition,
+  type ToolSpec,
   type ToolErrorCode,
   type ToolInput,
   ToolInputError,
@@ -25,16 +27,26 @@ import {
 const addFormats = ajvFormats.default as unknown as (ajv: Ajv) => Ajv;
 const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: false });
 addFormats(ajv);
-const validators = new WeakMap<ToolDefinition, ValidateFunction>();
+const validators = new WeakMap<ToolSpec, ValidateFunction>();
+
+const specs = new WeakMap<ToolDefinition, ToolSpec>();
+/** A tool's spec: as the registry derives it from its definition (tool.ts), once per definition. */
+export function specOf(def: ToolDefinition | ToolSpec): ToolSpec {
+  if (!('title' in def)) return def;
+  let spec = specs.get(def);
+  if (!spec) specs.set(def, (spec = expandTool(def)));
+  return spec;
+}
 
 /** A tool as a test holds it: its definition (tool.ts) and its implementation (run.ts). */
 export interface ToolUnderTest<R> {
-  def: ToolDefinition;
+  def: ToolDefinition | ToolSpec;
   run: (input: ToolInput, mode: string) => R;
 }
 
 /** The mode as the service resolves it: empty means the default, case does not matter. */
-export function resolveMode(def: ToolDefinition, mode?: string): string {
+export function resolveMode(tool: ToolDefinition | ToolSpec, mode?: string): string {
+  const def = specOf(tool);
   if (mode === undefined || mode === '') return def.modes[0]!;
   const found = def.modes.find((m) => m.toLowerCase() === mode.toLowerCase());
   if (found === undefined) throw unsupported(def.modeField ?? 'mode', mode, def.modes);
@@ -42,7 +54,8 @@ export function resolveMode(def: ToolDefinition, mode?: string): string {
 }
 
 /** A copy of `input` as the worker would receive it, or the service's refusal. */
-export function checkInput(def: ToolDefinition, input: Record<string, unknown>): ToolInput {
+export function checkInput(tool: ToolDefinition | ToolSpec, input: Record<string, unknown>): ToolInput {
+  const def = specOf(tool);
   let validate = validators.get(def);
   if (!validate) {
     validate = ajv.compile(def.input);
@@ -59,14 +72,14 @@ export function checkInput(def: ToolDefinition, input: Record<string, unknown>):
 }
 
 /** As the service reads `?c=` or `"limit": ""`: no text is possible there, so it means "not given". */
-function blankNonText(def: ToolDefinition, name: string, value: unknown): boolean {
+function blankNonText(def: ToolSpec, name: string, value: unknown): boolean {
   if (value !== '') return false;
   const properties = def.input.properties as Record<string, { type?: unknown }> | undefined;
   const type = properties?.[name]?.type;
   return type !== undefined && type !== 'string' && !(Array.isArray(type) && type.includes('string'));
 }
 
-function describe(def: ToolDefinition, err: ErrorObject): ToolInputError {
+function describe(def: ToolSpec, err: ErrorObject): ToolInputError {
   const path = err.instancePath.replace(/^\//, '').replaceAll('/', '.');
   switch (err.keyword) {
     case 'enum': {
@@ -103,7 +116,7 @@ export function runToolSync<R>(tool: ToolUnderTest<R>, input: Record<string, unk
 }
 
 /** `runTool` bound to one tool: `const call = toolRunner(def, run); await call({ text }, 'count')`. */
-export function toolRunner<R>(def: ToolDefinition, run: (input: ToolInput, mode: string) => R) {
+export function toolRunner<R>(def: ToolDefinition | ToolSpec, run: (input: ToolInput, mode: string) => R) {
   return (input: Record<string, unknown>, mode?: string) => runTool({ def, run }, input, mode);
 }
 
