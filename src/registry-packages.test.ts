@@ -16,14 +16,12 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 /** A valid definition (plain JS, as a package writes it) of the tool `id`. */
 function toolJs(id: string, extra = ''): string {
   return `export default {
-  id: ${JSON.stringify(id)}, name: 'Fixture ${id}', description: 'A test package tool', category: 'devtools',
-  icon: 'hash', keywords: ['test'], tags: ['test'], riskClass: 'L',
-  policy: { limit: 10, burst: 0, windowSec: 60, inputMaxBytes: 1024, timeoutMs: 300 },
-  modes: ['default'], modeField: 'mode', fields: { a: 'text', b: null, c: null },
-  input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
-  output: { type: 'object' }, semanticFields: { text: 'text' },
+  id: ${JSON.stringify(id)}, title: 'Fixture ${id}', description: 'A test package tool',
+  input: { type: 'object', properties: { text: { type: 'string', description: 'text' } }, required: ['text'], additionalProperties: false },
+  output: { type: 'object' },
+  policy: { limit: 10, burst: 0, inputMaxBytes: 1024, timeoutMs: 300 },
   endpoints: [{ path: '/api/${id}/', methods: ['POST'], summary: 'Run it' }],
-  faqs: [], howTo: [], relatedTools: [], deterministic: true, ${extra}
+  deterministic: true, ${extra}
 };
 `;
 }
@@ -196,18 +194,18 @@ describe('a bad tool package stops the boot with one line naming the package and
     const invalid = writePackage(
       'pk',
       { toolhub: MANIFEST },
-      { 'pk-one': toolJs('pk-one', 'riskClass: "X",') },
+      { 'pk-one': toolJs('pk-one', 'policy: { riskClass: "X" },') },
     );
     expect((await failure(invalid)).message).toMatch(
-      /^tool package 'pk': toolhub\.tools\[0\]: tool pk-one: invalid definition: \/riskClass/,
+      /^tool package 'pk': toolhub\.tools\[0\]: tool pk-one: invalid definition: \/policy\/riskClass/,
     );
     const badSchema = writePackage(
       'pk',
       { toolhub: MANIFEST },
       {
         'pk-one': toolJs('pk-one').replace(
-          "properties: { text: { type: 'string' } }",
-          "properties: { text: { type: 'strng' } }",
+          "properties: { text: { type: 'string', description: 'text' } }",
+          "properties: { text: { type: 'strng', description: 'text' } }",
         ),
       },
     );
@@ -247,5 +245,50 @@ describe('a bad tool package stops the boot with one line naming the package and
     expect(error?.message).toBe(
       "tool id 'html-markdown' of package 'pk' is already defined by the hub's built-in tools",
     );
+  });
+});
+
+describe('a definition the slimmed shape refuses, one line each', () => {
+  it('page content that is not one, a field without its description, a mode field in the input', async () => {
+    const page = writePackage('pk', { toolhub: MANIFEST });
+    writeFileSync(
+      join(page, 'node_modules', 'pk', 'tools', 'pk-one', 'page.js'),
+      'export default { faqs: "none" };\n',
+    );
+    expect((await failure(page)).message).toMatch(
+      /^tool package 'pk': toolhub\.tools\[0\]: tool pk-one: invalid page content: \/faqs must be array$/,
+    );
+    const undescribed = writePackage(
+      'pk',
+      { toolhub: MANIFEST },
+      { 'pk-one': toolJs('pk-one').replace("{ type: 'string', description: 'text' }", "{ type: 'string' }") },
+    );
+    expect((await failure(undescribed)).message).toBe(
+      "tool pk-one of package 'pk': input field 'text' has no description",
+    );
+    const modeInInput = writePackage(
+      'pk',
+      { toolhub: MANIFEST },
+      {
+        'pk-one': toolJs('pk-one').replace(
+          "properties: { text: { type: 'string', description: 'text' } }",
+          "properties: { text: { type: 'string', description: 'text' }, mode: { enum: ['x'], description: 'm' } }",
+        ),
+      },
+    );
+    expect((await failure(modeInInput)).message).toBe(
+      "tool pk-one of package 'pk': the mode field 'mode' is declared in modes, not in the input schema",
+    );
+    const pathless = writePackage(
+      'pk',
+      { toolhub: MANIFEST },
+      {
+        'pk-one': toolJs('pk-one', "modes: { field: null, each: { a1: { path: 'a1' }, b2: {} } },").replace(
+          /endpoints: .*\n/,
+          '',
+        ),
+      },
+    );
+    expect((await failure(pathless)).message).toMatch(/mode 'b2' has no mode field and no path of its own/);
   });
 });

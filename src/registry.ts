@@ -295,8 +295,15 @@ async function defaultExport(path: string, where: string): Promise<unknown> {
   }
 }
 
+/** ajv's errors in one line; an unknown field is named (a definition in an older shape has many). */
 function problems(errors: ErrorObject[] | null | undefined): string {
-  return (errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+  return (errors ?? [])
+    .map((e) =>
+      e.keyword === 'additionalProperties'
+        ? `${e.instancePath || '/'} has an unknown field '${(e.params as { additionalProperty: string }).additionalProperty}'`
+        : `${e.instancePath || '/'} ${e.message}`,
+    )
+    .join('; ');
 }
 
 function isFolder(path: string): boolean {

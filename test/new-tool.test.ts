@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaffoldTool, withToolListed } from '../scripts/scaffold/scaffold.js';
@@ -53,7 +54,7 @@ afterAll(async () => {
 
 describe('npm run new-tool', () => {
   it('writes the tool folder and leaves the project alone', () => {
-    const files = ['tool.ts', 'run.ts', 'run.test.ts', 'SKILL.md', 'examples'];
+    const files = ['tool.ts', 'page.ts', 'run.ts', 'run.test.ts', 'SKILL.md', 'examples'];
     expect(readdirSync(join(toolsDir, ID)).sort()).toEqual(files.sort());
     expect(readdirSync(join(toolsDir, ID, 'examples')).sort()).toEqual([
       'basic.json',
@@ -82,6 +83,20 @@ describe('npm run new-tool', () => {
     }
     expect(diagnostics).toBe('');
   }, 60_000);
+
+  it('writes a definition of eight fields at most, as html-markdown is, in about 60 lines', async () => {
+    // What the author writes (docs/writing-a-tool.md); the registry derives the rest.
+    const fields = async (path: string) =>
+      Object.keys(((await import(pathToFileURL(path).href)) as { default: object }).default);
+    const scaffolded = await fields(join(toolsDir, ID, 'tool.ts'));
+    expect(scaffolded.length).toBeLessThanOrEqual(8);
+    expect(scaffolded).toEqual(
+      expect.arrayContaining(['id', 'title', 'description', 'input', 'output', 'policy']),
+    );
+    const htmlMarkdown = join(projectRoot, 'tools', 'html-markdown', 'tool.ts');
+    expect((await fields(htmlMarkdown)).length).toBeLessThanOrEqual(8);
+    expect(readFileSync(htmlMarkdown, 'utf8').split('\n').length).toBeLessThanOrEqual(62);
+  });
 
   it('gives a tool the registry loads, with a guide whose generated sections are written', async () => {
     const tools = await scanTools({ toolsDir });

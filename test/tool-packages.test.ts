@@ -4,13 +4,14 @@
  * its own, and the built server (dist/) started with TOOL_PACKAGES and TOOL_PACKAGES_DIR.
  * Its tool is then on every door, like a built-in one.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/paths.js';
+import { packAndInstall } from './package-install.js';
 import { type Instance, serverJs, startInstance, stopInstance } from './server-process.js';
 
 const EXAMPLE = join(projectRoot, 'examples', 'toolhub-tool-uuid');
@@ -24,31 +25,10 @@ const app = join(work, 'app');
 let installedWith = '';
 let hub: Instance | undefined;
 
-/** npm with the test's environment minus what an enclosing `npm test` sets for its own project. */
-function npm(args: string[], cwd: string) {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^npm_(config|package|lifecycle)_/i.test(k)),
-  );
-  return spawnSync('npm', args, { cwd, env, encoding: 'utf8', timeout: 120_000 });
-}
-
 beforeAll(async () => {
-  const packed = join(work, 'pack');
-  mkdirSync(packed);
-  mkdirSync(app);
-  const pack = npm(['pack', EXAMPLE, '--pack-destination', packed, '--silent'], work);
-  expect(pack.status, pack.stderr).toBe(0);
-  const [tarball] = readdirSync(packed).filter((f) => f.endsWith('.tgz'));
-  expect(tarball).toBe('toolhub-tool-uuid-1.0.0.tgz');
-  writeFileSync(join(app, 'package.json'), '{"name": "toolhub-packages", "private": true}\n');
-  const install = npm(['install', '--no-audit', '--no-fund', '--offline', join(packed, tarball!)], app);
-  if (install.status === 0) installedWith = 'npm install --offline';
-  else {
-    const into = join(app, 'node_modules', 'toolhub-tool-uuid');
-    mkdirSync(into, { recursive: true });
-    execFileSync('tar', ['-xzf', join(packed, tarball!), '-C', into, '--strip-components=1']);
-    installedWith = 'tar';
-  }
+  const installed = packAndInstall(EXAMPLE, 'toolhub-tool-uuid', work, app);
+  expect(installed.tarball).toBe('toolhub-tool-uuid-1.0.0.tgz');
+  installedWith = installed.installedWith;
   hub = await startInstance({ TOOL_PACKAGES: 'toolhub-tool-uuid', TOOL_PACKAGES_DIR: app });
 }, 120_000);
 
@@ -61,6 +41,7 @@ afterAll(async () => {
 interface Answer {
   ok: boolean;
   errorCode?: string;
+  message?: string;
   result: { version: string; uuids: string[]; output?: string };
   runtime: Record<string, unknown>;
   results: Answer[];
@@ -81,7 +62,7 @@ describe('a tool package installed with npm, on every door', () => {
     // The pack holds what the manifest names (package.json "files"): npm or tar put it there.
     expect(['npm install --offline', 'tar']).toContain(installedWith);
     const files = readdirSync(join(app, 'node_modules', 'toolhub-tool-uuid', 'tools', 'uuid')).sort();
-    expect(files).toEqual(['SKILL.md', 'examples', 'run.js', 'tool.js']);
+    expect(files).toEqual(['SKILL.md', 'examples', 'page.js', 'run.js', 'tool.js']);
   });
 
   it('runs on the generic runtime and its dedicated route', async () => {
@@ -106,6 +87,23 @@ describe('a tool package installed with npm, on every door', () => {
     const tooMany = await post('/api/uuid/', { count: 101 });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.errorCode).toBe('INVALID_INPUT');
+  });
+
+  it("answers its own refusals with their code, though it cannot import the hub's error class", async () => {
+    const at = '2026-01-01T00:00:00Z';
+    const v7 = await post('/api/uuid/', { version: 'v7', at });
+    expect(v7.status).toBe(200);
+    // The first 48 bits are the time given.
+    expect(Number.parseInt(v7.body.result.uuids[0]!.replace('-', '').slice(0, 12), 16)).toBe(Date.parse(at));
+    const v4 = await post('/api/uuid/', { version: 'v4', at });
+    expect(v4.status).toBe(400);
+    expect(v4.body).toMatchObject({ errorCode: 'INVALID_INPUT', message: 'at applies to version v7 only' });
+    const generic = await post('/api/tools/run/', {
+      toolId: 'uuid',
+      input: { mode: 'v7', options: { at: '1960-01-01T00:00:00Z' } },
+    });
+    expect(generic.status).toBe(400);
+    expect(generic.body.message).toMatch(/outside what a UUID v7 can hold/);
   });
 
   it('runs in a batch request beside a built-in tool', async () => {

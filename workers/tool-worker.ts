@@ -3,7 +3,7 @@ import { getPriority, setPriority } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { workerData } from 'node:worker_threads';
-import { ToolInputError, type ToolPrepare, type ToolRun } from '#tool-kit';
+import { inputErrorOf, type ToolPrepare, type ToolRun } from '#tool-kit';
 import {
   type BatchAnswer,
   type PoolWorkerData,
@@ -150,7 +150,8 @@ function restorePriority(): void {
 }
 
 function failure(err: unknown, durationMs: number): RunEnvelope {
-  if (err instanceof ToolInputError) return { ok: false, code: err.code, message: err.message, durationMs };
+  const refusal = inputErrorOf(err);
+  if (refusal) return { ok: false, ...refusal, durationMs };
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EMFILE' || code === 'ENFILE') {
     // Out of descriptors (a connection flood): a refusal to retry, not a bug.

@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { generatedDocs, writeDocs } from '../../src/docs/generate.js';
 import { toolsDir as builtInToolsDir, projectRoot } from '../../src/paths.js';
-import { scanTools } from '../../src/registry.js';
+import { hubVersion, scanTools } from '../../src/registry.js';
 import { wiringRows } from '../../src/wiring.js';
 import { writeExpectedOutputs } from '../write-examples.js';
 import { examples, skillMd } from './docs-template.js';
-import { runTestTs, runTs, toolTs } from './tool-template.js';
+import { packageJson, readmeMd, runTestJs } from './package-template.js';
+import { pageTs, runTestTs, runTs, toolTs } from './tool-template.js';
 
 /**
  * A tool id: lower case words joined by single hyphens. The registry accepts more
@@ -63,13 +64,11 @@ export async function scaffoldTool(id: string, options: ScaffoldOptions = {}): P
   const name = toolName(id);
   const files: Record<string, string> = {
     'tool.ts': toolTs(id, name),
+    'page.ts': pageTs(id),
     'run.ts': runTs(id),
     'run.test.ts': runTestTs(id),
-    'SKILL.md': skillMd(id, name),
+    ...docFiles(id, name),
   };
-  const { basic, edgeCase } = examples(id);
-  files['examples/basic.json'] = `${JSON.stringify(basic, null, 2)}\n`;
-  files['examples/edgeCase.json'] = `${JSON.stringify(edgeCase, null, 2)}\n`;
   mkdirSync(join(folder, 'examples'), { recursive: true });
   const builtIn = toolsDir === resolve(builtInToolsDir);
   const packageJson = join(projectRoot, 'package.json');
@@ -87,6 +86,62 @@ export async function scaffoldTool(id: string, options: ScaffoldOptions = {}): P
   } catch (err) {
     rmSync(folder, { recursive: true, force: true });
     if (builtIn) writeFileSync(packageJson, packageText);
+    throw err;
+  }
+}
+
+/** SKILL.md and the examples of a new tool (expectedOutput.json comes from a real run). */
+function docFiles(id: string, name: string): Record<string, string> {
+  const { basic, edgeCase } = examples(id);
+  return {
+    'SKILL.md': skillMd(id, name),
+    'examples/basic.json': `${JSON.stringify(basic, null, 2)}\n`,
+    'examples/edgeCase.json': `${JSON.stringify(edgeCase, null, 2)}\n`,
+  };
+}
+
+/**
+ * Writes a publishable tool package in `dir` (which must not exist, or be empty): its
+ * package.json with the `toolhub` block, README.md, test/run.test.js and tools/<id>/ in plain
+ * JavaScript (tool.js, page.js, run.js, SKILL.md, examples/), then really runs its basic
+ * example into expectedOutput.json and fills its SKILL.md's generated sections. `npm pack`
+ * packs it as it is. On a failure after writing, what it wrote is removed.
+ */
+export async function scaffoldPackage(id: string, dir: string): Promise<Scaffolded> {
+  const root = resolve(dir);
+  if (existsSync(root) && readdirSync(root).length > 0) throw new Error(`${root} is not empty`);
+  const toolsDir = join(root, 'tools');
+  const folder = join(toolsDir, id);
+  if (!TOOL_ID.test(id))
+    throw new Error(`'${id}' is not a tool id: lower case letters and digits, words joined by '-'`);
+  if (RESERVED.has(id)) throw new Error(`'${id}' is reserved by the hub's own paths`);
+  const name = toolName(id);
+  const inTool = {
+    'tool.js': toolTs(id, name, 'js'),
+    'page.js': pageTs(id, 'js'),
+    'run.js': runTs(id, 'js'),
+    ...docFiles(id, name),
+  };
+  const files: Record<string, string> = {
+    'package.json': packageJson(id, name, hubVersion()),
+    'README.md': readmeMd(id, name),
+    'test/run.test.js': runTestJs(id),
+    ...Object.fromEntries(Object.entries(inTool).map(([f, text]) => [`tools/${id}/${f}`, text])),
+  };
+  const existed = existsSync(root);
+  try {
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, file)), { recursive: true });
+      writeFileSync(join(root, file), text);
+    }
+    format(root);
+    const regenerated = await writeExpectedOutputs({ only: [id], toolsDir });
+    const docs = generatedDocs(await scanTools({ toolsDir }), wiringRows());
+    regenerated.push(...writeDocs(docs.filter((d) => d.path === join(folder, 'SKILL.md'))));
+    return { folder: root, created: Object.keys(files).map((f) => join(root, f)), regenerated };
+  } catch (err) {
+    if (existed) for (const entry of readdirSync(root)) rmSync(join(root, entry), { recursive: true, force: true });
+    else rmSync(root, { recursive: true, force: true });
     throw err;
   }
 }

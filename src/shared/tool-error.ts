@@ -16,6 +16,24 @@ export class ToolInputError extends Error {
   }
 }
 
+const INPUT_CODES: readonly string[] = ['INVALID_INPUT', 'UNSUPPORTED_OPTION', 'BUDGET_EXCEEDED'];
+/** The most of a package tool's message a client is sent. */
+export const TOOL_MESSAGE_MAX_CHARS = 1000;
+
+/**
+ * The refusal a run threw, as code and message, or null when it is not one. A package's tool
+ * cannot import the hub's ToolInputError (docs/writing-a-tool.md): an Error whose `name` is
+ * `ToolInputError` and whose `code` is one of ToolErrorCode is taken as one, its message cut
+ * to TOOL_MESSAGE_MAX_CHARS.
+ */
+export function inputErrorOf(err: unknown): { code: ToolErrorCode; message: string } | null {
+  if (err instanceof ToolInputError) return { code: err.code, message: err.message };
+  if (!(err instanceof Error) || err.name !== 'ToolInputError') return null;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string' || !INPUT_CODES.includes(code)) return null;
+  return { code: code as ToolErrorCode, message: String(err.message).slice(0, TOOL_MESSAGE_MAX_CHARS) };
+}
+
 /** Shorthand for the common "option not supported" error that lists what is. */
 export function unsupported(what: string, value: unknown, supported: readonly string[]): ToolInputError {
   return new ToolInputError(

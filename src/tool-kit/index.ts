@@ -17,4 +17,10 @@ export {
   type ToolPrepare,
   type ToolRun,
 } from '../shared/tool-def.js';
-export { parseJsonField, type ToolErrorCode, ToolInputError, unsupported } from '../shared/tool-error.js';
+export {
+  inputErrorOf,
+  parseJsonField,
+  type ToolErrorCode,
+  ToolInputError,
+  unsupported,
+} from '../shared/tool-error.js';

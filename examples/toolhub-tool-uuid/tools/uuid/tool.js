@@ -1,6 +1,5 @@
-// The definition of the `uuid` tool (docs/tool-packages.md in the Tool Hub repository). A
-// package cannot import the hub's `#tool-kit`, so the definition is a plain object: the hub
-// checks it against its definition schema at boot, like a built-in tool's.
+// The definition of the `uuid` tool (docs/writing-a-tool.md in the Tool Hub repository): a
+// plain object, which the hub checks against its definition schema when it loads the package.
 
 /** The UUID versions the tool generates (RFC 9562): random, and Unix-time ordered. */
 export const VERSIONS = ['v4', 'v7'];
@@ -9,18 +8,9 @@ export const MAX_COUNT = 100;
 
 export default {
   id: 'uuid',
-  name: 'UUID Generator',
+  title: 'UUID Generator',
   description:
     'Generates RFC 9562 UUIDs: version 4 (122 random bits) or version 7 (a Unix-millisecond timestamp, then random bits, so they sort by creation time), one or up to 100 per run.',
-  category: 'devtools',
-  icon: 'hash',
-  keywords: ['uuid', 'guid', 'uuidv4', 'uuidv7', 'rfc 9562', 'identifier', 'random'],
-  tags: ['identifiers', 'generation'],
-  riskClass: 'L',
-  policy: { limit: 120, burst: 30, windowSec: 60, inputMaxBytes: 1024, timeoutMs: 1000 },
-  modes: [...VERSIONS],
-  modeField: 'version',
-  fields: { a: 'count', b: null, c: null },
   input: {
     type: 'object',
     properties: {
@@ -29,7 +19,12 @@ export default {
         minimum: 1,
         maximum: MAX_COUNT,
         default: 1,
-        description: `How many UUIDs to generate (1 to ${MAX_COUNT})`,
+        description: `How many UUIDs to generate, 1 to ${MAX_COUNT} (default 1)`,
+      },
+      at: {
+        type: 'string',
+        format: 'date-time',
+        description: 'v7 only: the time to encode (ISO 8601, e.g. 2026-01-01T00:00:00Z; default: now)',
       },
     },
     additionalProperties: false,
@@ -52,28 +47,13 @@ export default {
     required: ['version', 'uuids'],
     additionalProperties: false,
   },
-  semanticFields: {
-    count: 'How many UUIDs to generate, 1 to 100 (default 1)',
-    version: 'v4 (random, the default) or v7 (time-ordered: sorts by creation time, good for database keys)',
+  policy: { limit: 120, burst: 30, inputMaxBytes: 1024, timeoutMs: 1000 },
+  modes: {
+    field: 'version',
+    description:
+      'v4 (random, the default) or v7 (time-ordered: sorts by creation time, good for database keys)',
+    each: { v4: {}, v7: { options: ['at'] } },
   },
-  endpoints: [
-    { path: '/api/uuid/', methods: ['GET', 'POST'], summary: 'Generate version 4 or version 7 UUIDs' },
-  ],
-  faqs: [
-    {
-      question: 'Version 4 or version 7?',
-      answer:
-        'Version 4 is 122 random bits: nothing about it can be guessed. Version 7 starts with the Unix time in milliseconds, so keys made later sort later, which keeps database indexes compact; it reveals when it was made.',
-    },
-    {
-      question: 'Are the UUIDs of one run in order?',
-      answer: 'Version 7 UUIDs of one run are returned in ascending order; version 4 UUIDs have no order.',
-    },
-  ],
-  howTo: [
-    { title: 'Pick the version', description: 'Set `version` to v4 (default) or v7 (generic: `mode`).' },
-    { title: 'Say how many', description: 'Set `count` (generic: `a`), 1 to 100; default 1.' },
-  ],
-  relatedTools: [],
-  deterministic: false,
+  // The input has no required field: say which field the generic `a` carries.
+  slots: { a: 'count' },
 };
