@@ -23,7 +23,9 @@ try {
     : await scaffoldTool(id);
   const base = packageAt ? folder : projectRoot;
   const rel = (paths: string[]) => paths.map((p) => `  ${relative(base, p)}`).join('\n');
-  console.log(`created${packageAt ? ` in ${folder}` : ''}:\n${rel(created)}\nregenerated:\n${rel(regenerated)}\n`);
+  console.log(
+    `created${packageAt ? ` in ${folder}` : ''}:\n${rel(created)}\nregenerated:\n${rel(regenerated)}\n`,
+  );
   console.log(packageAt ? nextForPackage(id, folder) : nextForHub(id));
 } catch (err) {
   console.error(`new-tool: ${(err as Error).message}`);

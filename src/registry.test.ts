@@ -12,6 +12,7 @@ function tool(extra: Partial<ToolSpec>): Map<string, RegisteredTool> {
     input: { type: 'object', properties: { text: { type: 'string' }, level: { type: 'string' } } },
     endpoints: [{ path: '/api/fx/', methods: ['GET'] }],
     relatedTools: [],
+    semanticFields: { text: 'text', level: 'level', doc: 'doc', n: 'n' },
     ...extra,
   } as unknown as ToolSpec;
   return new Map([['fx', { def } as RegisteredTool]]);

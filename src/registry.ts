@@ -279,10 +279,14 @@ export async function loadToolFolder(
   if (tool.id !== id) throw new RegistryError(`${ctx.where}: folder '${id}' defines id '${tool.id}'`);
   const page = existsSync(pagePath) ? await defaultExport(pagePath, ctx.where) : {};
   if (!validatePage(page))
-    throw new RegistryError(`${ctx.where}: tool ${id}: invalid page content: ${problems(validatePage.errors)}`);
+    throw new RegistryError(
+      `${ctx.where}: tool ${id}: invalid page content: ${problems(validatePage.errors)}`,
+    );
   const spec = expandTool(tool, page);
   if (!validateSpec(spec))
-    throw new RegistryError(`${ctx.where}: tool ${id}: its derived spec is invalid: ${problems(validateSpec.errors)}`);
+    throw new RegistryError(
+      `${ctx.where}: tool ${id}: its derived spec is invalid: ${problems(validateSpec.errors)}`,
+    );
   if (ctx.checkSchemas) checkPluginSchemas(spec, ctx.where);
   return { def: spec, runPath, docsDir: ctx.docsDir, origin: ctx.origin, needs: ctx.needs };
 }

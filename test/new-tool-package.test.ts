@@ -64,7 +64,11 @@ describe('npm run new-tool -- <id> --package <dir>', () => {
     const { tarball } = packAndInstall(dir, NAME, work, app);
     expect(tarball).toBe(`${NAME}-0.1.0.tgz`);
     // The tarball holds the tool, not the package's own test.
-    expect(readdirSync(join(app, 'node_modules', NAME)).sort()).toEqual(['README.md', 'package.json', 'tools']);
+    expect(readdirSync(join(app, 'node_modules', NAME)).sort()).toEqual([
+      'README.md',
+      'package.json',
+      'tools',
+    ]);
     hub = await startInstance({ TOOL_PACKAGES: NAME, TOOL_PACKAGES_DIR: app });
     const dedicated = await postJson(`${hub.base}/api/${ID}/`, { text: 'one two two', mode: 'unique' });
     expect(dedicated.status).toBe(200);

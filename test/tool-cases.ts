@@ -169,11 +169,7 @@ export const CASES: Record<string, Case[]> = {
 };
 
 /** The dedicated endpoint that runs `mode`, and the body that asks for it there. */
-export function dedicatedRequest(
-  def: ToolSpec,
-  mode: string,
-  input: Input,
-): { url: string; body: Input } {
+export function dedicatedRequest(def: ToolSpec, mode: string, input: Input): { url: string; body: Input } {
   const endpoint = def.endpoints.find(
     (ep) =>
       ep.methods.includes('POST') && (ep.mode ? ep.mode === mode : (ep.modes ?? def.modes).includes(mode)),

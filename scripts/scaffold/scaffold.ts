@@ -140,7 +140,8 @@ export async function scaffoldPackage(id: string, dir: string): Promise<Scaffold
     regenerated.push(...writeDocs(docs.filter((d) => d.path === join(folder, 'SKILL.md'))));
     return { folder: root, created: Object.keys(files).map((f) => join(root, f)), regenerated };
   } catch (err) {
-    if (existed) for (const entry of readdirSync(root)) rmSync(join(root, entry), { recursive: true, force: true });
+    if (existed)
+      for (const entry of readdirSync(root)) rmSync(join(root, entry), { recursive: true, force: true });
     else rmSync(root, { recursive: true, force: true });
     throw err;
   }

@@ -282,8 +282,7 @@ describe('ETags', () => {
 });
 
 describe('isDeterministic', () => {
-  const def = (deterministic: ToolSpec['deterministic']) =>
-    ({ deterministic }) as unknown as ToolSpec;
+  const def = (deterministic: ToolSpec['deterministic']) => ({ deterministic }) as unknown as ToolSpec;
 
   it('follows a boolean declaration whatever the input', () => {
     expect(isDeterministic(def(true), {})).toBe(true);

@@ -1,4 +1,4 @@
-import type { ToolSpec, ToolEndpoint } from '../shared/tool-def.js';
+import type { ToolEndpoint, ToolSpec } from '../shared/tool-def.js';
 import { CACHE_CONTROL, IF_NONE_MATCH, ref, runResponses } from './openapi-responses.js';
 
 /**

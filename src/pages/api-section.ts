@@ -1,5 +1,5 @@
 import type { ToolPolicy } from '../config/policy.js';
-import type { ToolSpec, ToolEndpoint } from '../shared/tool-def.js';
+import type { ToolEndpoint, ToolSpec } from '../shared/tool-def.js';
 import type { TryIt } from './form-model.js';
 import { type Html, html } from './html.js';
 

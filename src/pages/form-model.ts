@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fieldsFor, type Slot, type ToolSpec, type ToolEndpoint } from '../shared/tool-def.js';
+import { fieldsFor, type Slot, type ToolEndpoint, type ToolSpec } from '../shared/tool-def.js';
 
 /** One named field of a dedicated endpoint, as the try-it form shows it. */
 export interface FormField {
@@ -81,10 +81,7 @@ export function readExample(
   }
 }
 
-export function tryItModel(
-  def: ToolSpec,
-  example: { mode: string; fields: Record<string, string> },
-): TryIt {
+export function tryItModel(def: ToolSpec, example: { mode: string; fields: Record<string, string> }): TryIt {
   const properties = (def.input.properties ?? {}) as Record<string, PropertySchema>;
   const required = new Set((def.input.required as string[] | undefined) ?? []);
   const ownPath = new Set(def.endpoints.flatMap((ep) => (ep.mode ? [ep.mode] : [])));

@@ -8,12 +8,7 @@ import { type Html, html } from './html.js';
  * The script (web/try-it.ts) posts it as JSON with source=web; without the script a GET
  * endpoint still answers the plain form submission.
  */
-export function renderTryIt(
-  def: ToolSpec,
-  model: TryIt,
-  callable: boolean,
-  keyRequired: boolean,
-): Html {
+export function renderTryIt(def: ToolSpec, model: TryIt, callable: boolean, keyRequired: boolean): Html {
   const endpoint = def.endpoints.find((ep) => ep.path === model.endpoints[model.mode]?.path);
   const getAction = endpoint?.methods.includes('GET') ? endpoint.path : null;
   const ids = ['f-mode', ...model.fields.map((f) => `f-${f.name}`)].join(' ');

@@ -8,9 +8,9 @@ import {
   type FieldMap,
   fieldsFor,
   type Slot,
-  type ToolSpec,
   type ToolEndpoint,
   type ToolInput,
+  type ToolSpec,
 } from '../shared/tool-def.js';
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable is `.default`.
@@ -158,11 +158,7 @@ export function inputBytes(resolved: ResolvedInput): number {
 }
 
 /** Validates (and coerces) the named input; the first problem becomes the error. */
-export function validateInput(
-  def: ToolSpec,
-  validate: ValidateFunction,
-  resolved: ResolvedInput,
-): void {
+export function validateInput(def: ToolSpec, validate: ValidateFunction, resolved: ResolvedInput): void {
   if (validate(resolved.input)) return;
   const err = validate.errors?.[0];
   throw err ? describe(def, resolved.mode, err) : new HubError('INVALID_INPUT', 'invalid input');

@@ -37,7 +37,11 @@ describe('expandTool: the spec derived from a definition', () => {
       deterministic: false,
     });
     // Field descriptions are written once, in the schema; the mode field's is generated.
-    expect(spec.semanticFields).toEqual({ text: 'The text', locale: 'A BCP 47 tag', mode: 'default (default)' });
+    expect(spec.semanticFields).toEqual({
+      text: 'The text',
+      locale: 'A BCP 47 tag',
+      mode: 'default (default)',
+    });
     expect(spec).not.toHaveProperty('fieldsByMode');
     expect(spec).not.toHaveProperty('optionModes');
   });
@@ -45,7 +49,11 @@ describe('expandTool: the spec derived from a definition', () => {
   it('puts the first three required fields on a, b and c, in order', () => {
     const input = { ...minimal.input, required: ['locale', 'text'] };
     expect(expandTool({ ...minimal, input }).fields).toEqual({ a: 'locale', b: 'text', c: null });
-    expect(expandTool({ ...minimal, slots: { b: 'locale' } }).fields).toEqual({ a: null, b: 'locale', c: null });
+    expect(expandTool({ ...minimal, slots: { b: 'locale' } }).fields).toEqual({
+      a: null,
+      b: 'locale',
+      c: null,
+    });
   });
 
   it('changes only the policy numbers the definition names', () => {
@@ -73,7 +81,12 @@ describe('expandTool: the spec derived from a definition', () => {
     expect(spec.endpoints).toEqual([
       { path: '/api/word-count/', methods: ['GET', 'POST'], summary: 'Word Count' },
       { path: '/api/word-count/split/', methods: ['GET', 'POST'], summary: 'Split a text', mode: 'split' },
-      { path: '/api/word-count/stats/', methods: ['GET', 'POST'], summary: 'Word Count: stats', mode: 'stats' },
+      {
+        path: '/api/word-count/stats/',
+        methods: ['GET', 'POST'],
+        summary: 'Word Count: stats',
+        mode: 'stats',
+      },
     ]);
   });
 
@@ -99,10 +112,20 @@ describe('expandTool: the spec derived from a definition', () => {
 
   it('takes declared endpoints as they are, and the page content apart from the definition', () => {
     const endpoints = [{ path: '/api/wc/', methods: ['POST' as const], summary: 'Count' }];
-    const page = { icon: 'text', keywords: ['words'], faqs: [{ question: 'Q?', answer: 'A.' }], hasApi: true };
+    const page = {
+      icon: 'text',
+      keywords: ['words'],
+      faqs: [{ question: 'Q?', answer: 'A.' }],
+      hasApi: true,
+    };
     const spec = expandTool({ ...minimal, endpoints, deterministic: { whenGiven: ['text'] } }, page);
     expect(spec.endpoints).toBe(endpoints);
-    expect(spec).toMatchObject({ icon: 'text', keywords: ['words'], hasApi: true, deterministic: { whenGiven: ['text'] } });
+    expect(spec).toMatchObject({
+      icon: 'text',
+      keywords: ['words'],
+      hasApi: true,
+      deterministic: { whenGiven: ['text'] },
+    });
     expect(spec.faqs).toEqual(page.faqs);
   });
 });

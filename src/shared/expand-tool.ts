@@ -1,5 +1,12 @@
+import type {
+  FieldMap,
+  JsonSchema,
+  Slot,
+  ToolEndpoint,
+  ToolPolicyDefaults,
+  ToolSpec,
+} from './tool-def-schema.js';
 import type { ToolDefinition, ToolPage } from './tool-definition-schema.js';
-import type { FieldMap, JsonSchema, Slot, ToolEndpoint, ToolPolicyDefaults, ToolSpec } from './tool-def-schema.js';
 
 /** The policy of a definition that declares none (each field: where it declares others). */
 export const DEFAULT_POLICY: ToolPolicyDefaults = {
@@ -28,7 +35,9 @@ export function expandTool(def: ToolDefinition, page: ToolPage = {}): ToolSpec {
   const semanticFields: Record<string, string> = {};
   for (const [name, schema] of Object.entries(properties))
     if (typeof schema.description === 'string') semanticFields[name] = schema.description;
-  if (modeField !== null) semanticFields[modeField] = modes?.description ?? listModes(modeNames);
+  // With no mode field (every mode has its path), the generic runtime's `mode` still takes one.
+  const modeKey = modeField ?? (modes?.description === undefined ? null : 'mode');
+  if (modeKey !== null) semanticFields[modeKey] = modes?.description ?? listModes(modeNames);
   const spec: ToolSpec = {
     id: def.id,
     name: def.title,
@@ -56,7 +65,7 @@ export function expandTool(def: ToolDefinition, page: ToolPage = {}): ToolSpec {
   const optionModes: Record<string, string[]> = {};
   for (const [mode, each] of Object.entries(modes?.each ?? {})) {
     if (each.slots) fieldsByMode[mode] = each.slots;
-    for (const option of each.options ?? []) (optionModes[option] ??= []).push(mode);
+    for (const option of each.options ?? []) optionModes[option] = [...(optionModes[option] ?? []), mode];
   }
   if (Object.keys(fieldsByMode).length > 0) spec.fieldsByMode = fieldsByMode;
   if (Object.keys(optionModes).length > 0) spec.optionModes = optionModes;
@@ -84,7 +93,11 @@ function slotMap(slots: Partial<FieldMap>): FieldMap {
 }
 
 /** `/api/<id>/` when the tool has a mode field, then one endpoint per mode with a `path`. */
-function derivedEndpoints(def: ToolDefinition, modes: readonly string[], hasModeField: boolean): ToolEndpoint[] {
+function derivedEndpoints(
+  def: ToolDefinition,
+  modes: readonly string[],
+  hasModeField: boolean,
+): ToolEndpoint[] {
   const out: ToolEndpoint[] = [];
   const methods: ToolEndpoint['methods'] = ['GET', 'POST'];
   if (hasModeField) out.push({ path: `/api/${def.id}/`, methods, summary: def.title });

@@ -14,9 +14,9 @@ export type {
   JsonSchema,
   RiskClass,
   Slot,
-  ToolSpec,
   ToolEndpoint,
   ToolPolicyDefaults,
+  ToolSpec,
 } from './tool-def-schema.js';
 export type {
   ToolDefinition,

@@ -1,5 +1,11 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import { FAQ_SCHEMA, HOW_TO_SCHEMA, type JsonSchema, RISK_CLASSES, TOOL_SPEC_SCHEMA } from './tool-def-schema.js';
+import {
+  FAQ_SCHEMA,
+  HOW_TO_SCHEMA,
+  type JsonSchema,
+  RISK_CLASSES,
+  TOOL_SPEC_SCHEMA,
+} from './tool-def-schema.js';
 
 /**
  * What a tool's author writes (docs/writing-a-tool.md): the default export of `tools/<id>/tool.ts`
@@ -46,7 +52,10 @@ const Modes = {
   properties: {
     /** The mode field on the dedicated surface (default `mode`); null when every mode has its own path. */
     field: { anyOf: [fieldName, { type: 'null' }] },
-    /** What the mode field means, for agents and the OpenAPI parameter (default: the modes listed). */
+    /**
+     * What the mode field means, for agents and the OpenAPI parameter (default: the modes
+     * listed); with `field: null`, what the generic runtime's `mode` means.
+     */
     description: text,
     /** Each mode by name, in order, with what differs in it. */
     each: {

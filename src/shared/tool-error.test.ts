@@ -27,7 +27,9 @@ describe('inputErrorOf: a run refusing its input', () => {
     expect(inputErrorOf(packageError('no code', undefined))).toBeNull();
     expect(inputErrorOf(packageError('other code', 'INTERNAL_ERROR'))).toBeNull();
     expect(inputErrorOf(Object.assign(new Error('x'), { code: 'INVALID_INPUT' }))).toBeNull();
-    expect(inputErrorOf({ name: 'ToolInputError', code: 'INVALID_INPUT', message: 'not an Error' })).toBeNull();
+    expect(
+      inputErrorOf({ name: 'ToolInputError', code: 'INVALID_INPUT', message: 'not an Error' }),
+    ).toBeNull();
     expect(inputErrorOf('a string')).toBeNull();
   });
 });

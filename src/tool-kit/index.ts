@@ -5,17 +5,17 @@
  * tool is this and the tool's own modules.
  */
 
-export { quote } from '../shared/quote.js';
 export { DEFAULT_MODE, DEFAULT_POLICY, expandTool } from '../shared/expand-tool.js';
+export { quote } from '../shared/quote.js';
 export {
   definePage,
   defineTool,
   type ToolDefinition,
-  type ToolPage,
-  type ToolSpec,
   type ToolInput,
+  type ToolPage,
   type ToolPrepare,
   type ToolRun,
+  type ToolSpec,
 } from '../shared/tool-def.js';
 export {
   inputErrorOf,

@@ -16,10 +16,10 @@ import {
   expandTool,
   quote,
   type ToolDefinition,
-  type ToolSpec,
   type ToolErrorCode,
   type ToolInput,
   ToolInputError,
+  type ToolSpec,
   unsupported,
 } from '#tool-kit';
 
@@ -33,8 +33,10 @@ const specs = new WeakMap<ToolDefinition, ToolSpec>();
 /** A tool's spec: as the registry derives it from its definition (tool.ts), once per definition. */
 export function specOf(def: ToolDefinition | ToolSpec): ToolSpec {
   if (!('title' in def)) return def;
-  let spec = specs.get(def);
-  if (!spec) specs.set(def, (spec = expandTool(def)));
+  const known = specs.get(def);
+  if (known) return known;
+  const spec = expandTool(def);
+  specs.set(def, spec);
   return spec;
 }
 

@@ -2,7 +2,7 @@ import { Ajv } from 'ajv';
 import { formatHex, formatHex8, parse } from 'culori';
 import postcss, { type AtRule, type Declaration, type Rule } from 'postcss';
 import { describe, expect, it } from 'vitest';
-import { declaredCases, expectToolError } from '../_shared/test-helpers.js';
+import { declaredCases, expectToolError, specOf } from '../_shared/test-helpers.js';
 import { colorPalette } from './test-helpers.js';
 import tool, { EXPORTS, SCHEMES } from './tool.js';
 
@@ -226,12 +226,12 @@ describe('export: CSS custom properties, Tailwind v4 and v3, DTCG tokens', () =>
   });
 
   it('declares export and prefix in the input schema the MCP tool and the form are built from', () => {
-    const properties = tool.input.properties as Record<string, { type: string; maxLength: number }>;
+    const properties = specOf(tool).input.properties as Record<string, { type: string; maxLength: number }>;
     expect(properties.export).toMatchObject({ type: 'string', maxLength: 100 });
     expect(properties.prefix).toMatchObject({ type: 'string', maxLength: 32 });
     // No schema default: the page form would send it with every run; run.ts applies it with export.
     expect(properties.prefix).not.toHaveProperty('default');
-    expect(tool.semanticFields.export).toContain('DTCG 2025.10');
-    expect(tool.semanticFields.prefix).toContain('lower-case');
+    expect(specOf(tool).semanticFields.export).toContain('DTCG 2025.10');
+    expect(specOf(tool).semanticFields.prefix).toContain('lower-case');
   });
 });

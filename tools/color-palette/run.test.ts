@@ -1,6 +1,6 @@
 import { differenceEuclidean, displayable, parse } from 'culori';
 import { describe, expect, it } from 'vitest';
-import { expectToolError } from '../_shared/test-helpers.js';
+import { expectToolError, specOf } from '../_shared/test-helpers.js';
 import { colorPalette, convert, lchOf, toOklch } from './test-helpers.js';
 import tool, { FORMATS, SCHEMES } from './tool.js';
 
@@ -119,14 +119,14 @@ describe('convert', () => {
 
 describe('definition', () => {
   it('matches the contract: modes, fields and endpoints', () => {
-    expect(tool.modes).toEqual(['convert', ...SCHEMES]);
-    expect(tool.fields).toEqual({ a: 'color', b: 'count', c: null });
-    expect(tool.fieldsByMode).toEqual({ convert: { b: 'format' } });
-    expect(tool.endpoints.map((e) => e.path)).toEqual([
+    expect(specOf(tool).modes).toEqual(['convert', ...SCHEMES]);
+    expect(specOf(tool).fields).toEqual({ a: 'color', b: 'count', c: null });
+    expect(specOf(tool).fieldsByMode).toEqual({ convert: { b: 'format' } });
+    expect(specOf(tool).endpoints.map((e) => e.path)).toEqual([
       '/api/color-palette/generate/',
       '/api/color-palette/convert/',
     ]);
-    expect(tool.endpoints[0]!.modes![0]).toBe('analogous');
-    expect(tool.endpoints[1]!.mode).toBe('convert');
+    expect(specOf(tool).endpoints[0]!.modes![0]).toBe('analogous');
+    expect(specOf(tool).endpoints[1]!.mode).toBe('convert');
   });
 });

@@ -160,34 +160,9 @@ const OUTPUT = {
 
 export default defineTool({
   id: 'color-palette',
-  name: 'Color Palette Generator',
+  title: 'Color Palette Generator',
   description:
     'Converts any CSS colour (hex, rgb, hsl, hwb, lab, lch, oklab, oklch, named) between formats, and generates palettes (analogous, complementary, triadic, tetradic, split-complementary, monochromatic, shades, tints) computed in OKLCH and gamut-mapped to sRGB, with WCAG 2 contrast ratios and APCA Lc, and exports them as CSS custom properties, a Tailwind theme or W3C design tokens.',
-  category: 'devtools',
-  icon: 'palette',
-  keywords: [
-    'color',
-    'colour',
-    'palette',
-    'hex',
-    'rgb',
-    'hsl',
-    'oklch',
-    'complementary',
-    'contrast',
-    'wcag',
-    'apca',
-    'tailwind',
-    'design tokens',
-    'converter',
-  ],
-  tags: ['color', 'design', 'css'],
-  riskClass: 'L',
-  policy: { limit: 120, burst: 30, windowSec: 60, inputMaxBytes: 4096, timeoutMs: 1000 },
-  modes: MODES,
-  modeField: 'scheme',
-  fields: { a: 'color', b: 'count', c: null },
-  fieldsByMode: { convert: { b: 'format' } },
   input: {
     type: 'object',
     properties: {
@@ -196,47 +171,55 @@ export default defineTool({
         minLength: 1,
         maxLength: MAX_COLOR_CHARS,
         description:
-          'Any CSS colour: #hex (the # may be left out), rgb(), hsl(), hwb(), lab(), lch(), oklab(), oklch(), color(), or a name',
+          'The base colour, any CSS colour string: #ff0000, ff0000, rgb(255 0 0), hsl(0 100% 50%), oklch(62.8% 0.2577 29.23), rebeccapurple, ...',
       },
       count: {
         type: 'integer',
         minimum: 1,
         maximum: MAX_COUNT,
         default: DEFAULT_COUNT,
-        description: 'Number of colours in the palette (generate)',
+        description: `Generate only: number of colours, 1 to ${MAX_COUNT} (default ${DEFAULT_COUNT}); hue schemes need at least their key colours (complementary 2, triadic and split-complementary 3, tetradic 4)`,
       },
       format: {
         type: 'string',
         enum: FORMATS,
         default: 'hex',
-        description: 'Target format (convert)',
+        description: `Convert only: target format, one of ${FORMATS.join(', ')} (default hex); every format is also returned in formats`,
       },
       export: {
         type: 'string',
         maxLength: MAX_EXPORT_CHARS,
-        description: `Export the palette (or the converted colour) as: ${EXPORTS.join(', ')}, or all; a comma-separated list`,
+        description: `Optional: also return the colours as ${EXPORTS.join(', ')} (or all), a comma-separated list: css is :root custom properties, tailwind a Tailwind v4 @theme block, tailwind-v3 a theme.extend.colors config object, tokens W3C Design Tokens (DTCG 2025.10) JSON`,
       },
       prefix: {
         type: 'string',
         minLength: 1,
         maxLength: MAX_PREFIX_CHARS,
         // No schema default: run.ts applies it with export only, and a page form would send it always.
-        description: `Name of the exported colours: --color-<prefix>-1 ... (lower-case letters, digits, hyphens; default ${DEFAULT_PREFIX})`,
+        description: `With export: the colour name, ${MAX_PREFIX_CHARS} characters at most, lower-case letters, digits and single hyphens, starting with a letter (default ${DEFAULT_PREFIX}); palette colours are <prefix>-1 ... <prefix>-n, convert's colour is <prefix>`,
       },
     },
     required: ['color'],
     additionalProperties: false,
   },
   output: OUTPUT,
-  semanticFields: {
-    color:
-      'The base colour, any CSS colour string: #ff0000, ff0000, rgb(255 0 0), hsl(0 100% 50%), oklch(62.8% 0.2577 29.23), rebeccapurple, ...',
-    count: `Generate only: number of colours, 1 to ${MAX_COUNT} (default ${DEFAULT_COUNT}); hue schemes need at least their key colours (complementary 2, triadic and split-complementary 3, tetradic 4)`,
-    format: `Convert only: target format, one of ${FORMATS.join(', ')} (default hex); every format is also returned in formats`,
-    scheme: `Generate only: ${SCHEMES.join(', ')} (default analogous). Hues rotate in OKLCH; shades and tints mix with black and white in OKLab`,
-    export: `Optional: also return the colours as ${EXPORTS.join(', ')} (or all), a comma-separated list: css is :root custom properties, tailwind a Tailwind v4 @theme block, tailwind-v3 a theme.extend.colors config object, tokens W3C Design Tokens (DTCG 2025.10) JSON`,
-    prefix: `With export: the colour name, ${MAX_PREFIX_CHARS} characters at most, lower-case letters, digits and single hyphens, starting with a letter (default ${DEFAULT_PREFIX}); palette colours are <prefix>-1 ... <prefix>-n, convert's colour is <prefix>`,
+  policy: { limit: 120, burst: 30, inputMaxBytes: 4096, timeoutMs: 1000 },
+  modes: {
+    field: 'scheme',
+    description: `Generate only: ${SCHEMES.join(', ')} (default analogous). Hues rotate in OKLCH; shades and tints mix with black and white in OKLab`,
+    each: {
+      convert: { slots: { b: 'format' }, path: 'convert', summary: 'Convert a CSS colour to another format' },
+      analogous: {},
+      complementary: {},
+      triadic: {},
+      tetradic: {},
+      'split-complementary': {},
+      monochromatic: {},
+      shades: {},
+      tints: {},
+    },
   },
+  slots: { a: 'color', b: 'count' },
   endpoints: [
     {
       path: '/api/color-palette/generate/',
@@ -251,39 +234,5 @@ export default defineTool({
       mode: 'convert',
     },
   ],
-  faqs: [
-    {
-      question: 'Why OKLCH?',
-      answer:
-        'OKLCH is perceptually uniform: rotating its hue or stepping its lightness changes the colour evenly, unlike HSL. Colours outside sRGB are gamut-mapped before hex, rgb, hsl and hwb are written: OKLCH chroma is reduced until the colour fits, keeping its lightness and hue.',
-    },
-    {
-      question: 'What are the contrast numbers?',
-      answer:
-        'WCAG 2 contrast ratios of each colour against white and black text, from 1 to 21; 4.5 or more passes AA for body text. Beside them, `apca` gives the APCA lightness contrast (Lc, APCA-W3 0.0.98G-4g) of white and of black text on the colour: negative for light text on dark, positive for dark on light, with the bronze simple level it reaches (90 preferred for body text, 75 body minimum, 60 other content text, 45 large text and headlines, 30 spot text and non-text, 15 non-text only).',
-    },
-    {
-      question: 'How do I use the palette in CSS, Tailwind or a design tool?',
-      answer:
-        'Add `export` (css, tailwind, tailwind-v3, tokens or all) and optionally `prefix` (default palette): css gives `:root { --color-palette-1: #…; }`, tailwind a Tailwind v4 `@theme` block, tailwind-v3 a `theme.extend.colors` config object, tokens W3C Design Tokens (DTCG 2025.10) JSON.',
-    },
-    {
-      question: 'What about transparency?',
-      answer:
-        'convert keeps the alpha channel (8-digit hex, rgba(), `/ alpha`); generated palettes are opaque.',
-    },
-  ],
-  howTo: [
-    { title: 'Give a colour', description: 'Pass any CSS colour as `color` (generic: `a`).' },
-    {
-      title: 'Convert it',
-      description: 'Call /convert/ with `format` (generic: mode convert, `b`), e.g. oklch.',
-    },
-    {
-      title: 'Or generate a palette',
-      description: 'Call /generate/ with `scheme` (generic: `mode`) and `count` (`b`), e.g. triadic and 6.',
-    },
-  ],
-  relatedTools: ['qr-code', 'format-detective', 'html-markdown'],
   deterministic: true,
 });

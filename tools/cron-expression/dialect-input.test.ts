@@ -3,7 +3,7 @@
  * the new fields on every surface the hub derives from tool.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { expectToolError, toolRunner } from '../_shared/test-helpers.js';
+import { expectToolError, specOf, toolRunner } from '../_shared/test-helpers.js';
 import run from './run.js';
 import tool, { DIALECTS } from './tool.js';
 
@@ -224,16 +224,18 @@ describe('Unix answers are unchanged', () => {
 
 describe('the new options on the derived surfaces', () => {
   it('dialect and to are named input fields (dedicated endpoints, MCP inputSchema, page form)', () => {
-    const properties = tool.input.properties as Record<string, { enum?: unknown }>;
+    const properties = specOf(tool).input.properties as Record<string, { enum?: unknown }>;
     expect(properties.dialect?.enum).toEqual([...DIALECTS]);
     expect(properties.to?.enum).toEqual([...DIALECTS]);
-    expect(tool.semanticFields?.dialect).toMatch(/quartz/);
-    expect(tool.semanticFields?.to).toMatch(/Convert mode/);
+    expect(specOf(tool).semanticFields?.dialect).toMatch(/quartz/);
+    expect(specOf(tool).semanticFields?.to).toMatch(/Convert mode/);
   });
 
   it('convert is a mode with its own dedicated endpoint, and `to` is its generic b', () => {
-    expect(tool.modes).toContain('convert');
-    expect(tool.endpoints.find((e) => e.mode === 'convert')?.path).toBe('/api/cron-expression/convert/');
-    expect(tool.fieldsByMode?.convert).toEqual({ b: 'to' });
+    expect(specOf(tool).modes).toContain('convert');
+    expect(specOf(tool).endpoints.find((e) => e.mode === 'convert')?.path).toBe(
+      '/api/cron-expression/convert/',
+    );
+    expect(specOf(tool).fieldsByMode?.convert).toEqual({ b: 'to' });
   });
 });

@@ -51,32 +51,9 @@ const OUTPUT = {
 
 export default defineTool({
   id: 'format-detective',
-  name: 'Format Detective',
+  title: 'Format Detective',
   description:
     'Detects whether text is JSON, NDJSON, YAML, TOML, CSV, TSV, XML or INI (with a confidence score and the runner-ups) and converts between these formats where the data model allows.',
-  category: 'devtools',
-  icon: 'file-search',
-  keywords: [
-    'format detection',
-    'json',
-    'yaml',
-    'toml',
-    'csv',
-    'tsv',
-    'xml',
-    'ini',
-    'ndjson',
-    'converter',
-    'json to yaml',
-    'csv to json',
-  ],
-  tags: ['data', 'conversion', 'parsing'],
-  riskClass: 'L',
-  hasApi: true,
-  policy: { limit: 60, burst: 20, windowSec: 60, inputMaxBytes: 524288, timeoutMs: 3000 },
-  modes: [...MODES],
-  modeField: null,
-  fields: { a: 'input', b: 'to', c: 'from' },
   input: {
     type: 'object',
     properties: {
@@ -84,69 +61,36 @@ export default defineTool({
         type: 'string',
         minLength: 1,
         maxLength: MAX_INPUT_BYTES,
-        description: 'The text to detect or convert',
+        description: 'The text to inspect or convert (up to 512 KiB)',
       },
-      to: { type: 'string', enum: [...FORMATS], description: 'Target format (convert mode)' },
+      to: {
+        type: 'string',
+        enum: [...FORMATS],
+        description:
+          'Convert mode: target format, one of json, ndjson, yaml, toml, csv, tsv, xml, ini (required)',
+      },
       from: {
         type: 'string',
         enum: [...FORMATS],
-        description: 'Source format (convert mode); detected when absent',
+        description: 'Convert mode: source format (same list); when absent the detected format is used',
       },
     },
     required: ['input'],
     additionalProperties: false,
   },
   output: OUTPUT,
-  semanticFields: {
-    input: 'The text to inspect or convert (up to 512 KiB)',
-    to: 'Convert mode: target format, one of json, ndjson, yaml, toml, csv, tsv, xml, ini (required)',
-    from: 'Convert mode: source format (same list); when absent the detected format is used',
-    mode: 'detect (default) or convert; on the dedicated endpoints the path implies it',
+  policy: { inputMaxBytes: 524288, timeoutMs: 3000 },
+  modes: {
+    field: null,
+    description: 'detect (default) or convert; on the dedicated endpoints the path implies it',
+    each: {
+      detect: {
+        path: 'detect',
+        summary: 'Detect the format of a text, with confidence and runner-up candidates',
+      },
+      convert: { path: 'convert', summary: 'Convert a text from one structured format to another' },
+    },
   },
-  endpoints: [
-    {
-      path: '/api/format-detective/detect/',
-      methods: ['GET', 'POST'],
-      summary: 'Detect the format of a text, with confidence and runner-up candidates',
-      mode: 'detect',
-    },
-    {
-      path: '/api/format-detective/convert/',
-      methods: ['GET', 'POST'],
-      summary: 'Convert a text from one structured format to another',
-      mode: 'convert',
-    },
-  ],
-  faqs: [
-    {
-      question: 'How is the confidence computed?',
-      answer:
-        'Each format gets a heuristic score from 0 to 1: the text must parse with that format, and syntax specific to it raises the score. Scores are not probabilities. When a text is valid in several formats (JSON is also YAML), the more specific format wins.',
-    },
-    {
-      question: 'Why is a conversion refused?',
-      answer:
-        'Not every format can hold every shape of data: CSV and TSV need an array of flat objects, TOML and INI need a top-level table and have no null, NDJSON needs a top-level array, INI cannot hold arrays of tables nor keys with "=" (or "]" in a section name, or __proto__), XML cannot hold control characters or unpaired surrogates. The error names the value that does not fit.',
-    },
-    {
-      question: 'What is lost in a conversion?',
-      answer:
-        'CSV, TSV, XML and INI store text only: on reading, true/false and plain numbers become booleans and numbers, and an empty CSV cell becomes null. XML attributes become "@name" keys and a repeated element becomes an array; TOML dates become ISO strings. YAML is read with the core schema: no custom tags, and aliases are limited. DOCTYPE entities in XML are never expanded. Every conversion into TOML, CSV, TSV, XML or INI is read back: when that would not give the same data (a string "123" in CSV, a one-item array or padded text in XML), `warnings` names the first differences.',
-    },
-  ],
-  howTo: [
-    { title: 'Paste the text', description: 'Send it as `input` (generic: `a`).' },
-    {
-      title: 'Detect',
-      description:
-        'Call /api/format-detective/detect/ (generic mode `detect`) to get `format`, `confidence` and `candidates`.',
-    },
-    {
-      title: 'Convert',
-      description:
-        'Call /api/format-detective/convert/ with `to` (generic `b`), and `from` (`c`) if you know the source format.',
-    },
-  ],
-  relatedTools: ['structured-diff', 'schema-generator', 'structured-output-validator'],
+  slots: { a: 'input', b: 'to', c: 'from' },
   deterministic: true,
 });

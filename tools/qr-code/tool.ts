@@ -112,18 +112,9 @@ const OUTPUT = {
 
 export default defineTool({
   id: 'qr-code',
-  name: 'QR Code Generator',
+  title: 'QR Code Generator',
   description:
     'Encodes text or a URL as a QR code: SVG, PNG (data URL) or UTF-8 block characters, with a chosen error-correction level and size, colours, quiet zone and a blank centre area for a logo; every code is decoded back before it is returned.',
-  category: 'devtools',
-  icon: 'qr-code',
-  keywords: ['qr', 'qr code', 'qrcode', 'barcode', 'svg', 'png', 'generator', 'url'],
-  tags: ['image', 'encoding', 'qr'],
-  riskClass: 'L',
-  policy: { limit: 60, burst: 20, windowSec: 60, inputMaxBytes: 4096, timeoutMs: 2000 },
-  modes: [...MODES],
-  modeField: 'format',
-  fields: { a: 'data', b: 'errorCorrection', c: 'size' },
   input: {
     type: 'object',
     properties: {
@@ -131,117 +122,67 @@ export default defineTool({
         type: 'string',
         minLength: 1,
         maxLength: MAX_DATA_CHARS,
-        description: 'Text or URL to encode (UTF-8)',
+        description:
+          'Text or URL to encode, as UTF-8. Capacity depends on the level: up to 2331 bytes at M, 1273 at H',
       },
       errorCorrection: {
         type: 'string',
         enum: [...LEVELS],
         default: 'M',
-        description: 'Error-correction level: L (7%), M (15%), Q (25%), H (30%)',
+        description:
+          'Error-correction level L, M (default), Q or H; higher survives more damage but holds less data',
       },
       size: {
         type: 'integer',
         minimum: MIN_SIZE,
         maximum: MAX_SIZE,
         default: DEFAULT_SIZE,
-        description: 'Width and height of the image in pixels (svg and png)',
+        description: `Image width and height in pixels, ${MIN_SIZE} to ${MAX_SIZE} (default ${DEFAULT_SIZE}), quiet zone included; ignored for utf8`,
       },
       margin: {
         type: 'integer',
         minimum: 0,
         maximum: MAX_MARGIN,
         default: DEFAULT_MARGIN,
-        description: 'Quiet zone around the code, in modules (the standard asks for 4)',
+        description: `Quiet zone on each side in modules, 0 to ${MAX_MARGIN} (default ${DEFAULT_MARGIN}, the standard's); part of size`,
       },
       dark: {
         type: 'string',
         default: '#000000',
-        description: 'Colour of the dark modules: #rgb, #rgba, #rrggbb or #rrggbbaa',
+        description:
+          'Dark module colour, #rgb, #rgba, #rrggbb or #rrggbbaa (default #000000); must be darker than light',
       },
       light: {
         type: 'string',
         default: '#ffffff',
-        description: 'Colour of the light modules and the quiet zone: #rgb, #rgba, #rrggbb or #rrggbbaa',
+        description: `Light module and quiet-zone colour (default #ffffff); the pair needs a WCAG contrast of at least 3:1 over white`,
       },
       logo: {
         type: 'number',
         minimum: 0,
         maximum: MAX_LOGO,
         default: 0,
-        description: 'Side of a blank centre area for a logo, as a fraction of the symbol width (0 = none)',
+        description: `Blank centre area for a logo, as a fraction of the symbol width, 0 to ${MAX_LOGO} (default 0); raises the error-correction level as needed`,
       },
       decodeCheck: {
         type: 'string',
         enum: [...DECODE_CHECKS],
         default: 'require',
-        description: 'Decode the code back: require (refuse one that does not scan), report, or off',
+        description:
+          'require (default: refuse a code that does not decode back to data), report (return it with decodeCheck.matches false), or off',
       },
     },
     required: ['data'],
     additionalProperties: false,
   },
   output: OUTPUT,
-  semanticFields: {
-    data: 'Text or URL to encode, as UTF-8. Capacity depends on the level: up to 2331 bytes at M, 1273 at H',
-    errorCorrection:
-      'Error-correction level L, M (default), Q or H; higher survives more damage but holds less data',
-    size: `Image width and height in pixels, ${MIN_SIZE} to ${MAX_SIZE} (default ${DEFAULT_SIZE}), quiet zone included; ignored for utf8`,
-    margin: `Quiet zone on each side in modules, 0 to ${MAX_MARGIN} (default ${DEFAULT_MARGIN}, the standard's); part of size`,
-    dark: 'Dark module colour, #rgb, #rgba, #rrggbb or #rrggbbaa (default #000000); must be darker than light',
-    light: `Light module and quiet-zone colour (default #ffffff); the pair needs a WCAG contrast of at least 3:1 over white`,
-    logo: `Blank centre area for a logo, as a fraction of the symbol width, 0 to ${MAX_LOGO} (default 0); raises the error-correction level as needed`,
-    decodeCheck:
-      'require (default: refuse a code that does not decode back to data), report (return it with decodeCheck.matches false), or off',
-    format:
+  policy: { inputMaxBytes: 4096 },
+  modes: {
+    field: 'format',
+    description:
       'Output: svg (default; SVG text), png (data:image/png;base64 URL) or utf8 (text drawn with block characters)',
+    each: { svg: {}, png: {}, utf8: {} },
   },
-  endpoints: [
-    {
-      path: '/api/qr-code/',
-      methods: ['GET', 'POST'],
-      summary: 'Generate a QR code as SVG, PNG or UTF-8 text',
-    },
-  ],
-  faqs: [
-    {
-      question: 'How much data fits?',
-      answer:
-        'At most 2953 bytes at level L, 2331 at M, 1663 at Q and 1273 at H (more when the data is only digits, upper-case letters, space and $%*+-./:, the most when it is digits only). Longer data is refused with INVALID_INPUT saying the limit.',
-    },
-    {
-      question: 'Is there a quiet zone?',
-      answer:
-        'Yes: the standard 4-module margin by default, included in the requested size. `margin` sets it from 0 to 16 modules; below 4, leave blank space around the code where it is placed.',
-    },
-    {
-      question: 'Can I put a logo in the middle?',
-      answer:
-        'Set `logo` (0 to 0.3 of the width): the centre is left blank in the light colour and the error-correction level is raised until each error-correction block can repair the covered codewords using at most half its capacity (`errorCorrectionRaised` says so; a larger version is used if even H needs it). Place the logo inside `logoArea.box`.',
-    },
-    {
-      question: 'Is the code checked?',
-      answer:
-        'Yes: every code is decoded back with jsQR (PNG: the image itself) and compared with the data; one that does not read back is refused unless `decodeCheck` is report or off.',
-    },
-    {
-      question: 'Which version is used?',
-      answer:
-        'The smallest QR version (1 to 40) that holds the data at the chosen level; it is returned as version.',
-    },
-  ],
-  howTo: [
-    { title: 'Give the data', description: 'Pass the text or URL as `data` (generic: `a`).' },
-    {
-      title: 'Choose level and size',
-      description: 'Optionally set `errorCorrection` (`b`: L M Q H) and `size` in pixels (`c`).',
-    },
-    { title: 'Pick the format', description: 'Set `format` (`mode`) to svg, png or utf8.' },
-    {
-      title: 'Style it for print',
-      description:
-        'Optionally set `dark`/`light` colours, the `margin` in modules, and `logo` (0 to 0.3) for a blank centre area; place the logo in `logoArea.box`.',
-    },
-  ],
-  relatedTools: ['color-palette', 'api-header-builder'],
+  slots: { a: 'data', b: 'errorCorrection', c: 'size' },
   deterministic: true,
 });

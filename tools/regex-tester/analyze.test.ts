@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { declaredCases, expectToolError, toolRunner } from '../_shared/test-helpers.js';
+import { declaredCases, expectToolError, specOf, toolRunner } from '../_shared/test-helpers.js';
 import {
   type Analysis,
   analyzePattern,
@@ -219,7 +219,7 @@ describe('regex-tester analyze mode', () => {
       attack: null,
       reason: { kind: 'timeout', message: `the analysis ran past its ${ANALYZE_BUDGET_MS} ms budget` },
     });
-    expect(ANALYZE_BUDGET_MS).toBeLessThan(tool.policy.timeoutMs / 2);
+    expect(ANALYZE_BUDGET_MS).toBeLessThan(specOf(tool).policy.timeoutMs / 2);
   });
 
   it('reads the flags; d is dropped for the analysis but reported', async () => {

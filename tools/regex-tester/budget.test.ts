@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toolRunner } from '../_shared/test-helpers.js';
+import { specOf, toolRunner } from '../_shared/test-helpers.js';
 import type { MatchBudget } from './exec-all.js';
 import { listMatches } from './matches.js';
 import run, { MATCH_BUDGET_MS } from './run.js';
@@ -53,6 +53,6 @@ describe('regex-tester match budget (timedOut apart from no match)', () => {
   });
 
   it('the budget leaves a quarter of the run deadline for the answer', () => {
-    expect(MATCH_BUDGET_MS).toBe(tool.policy.timeoutMs * 0.75);
+    expect(MATCH_BUDGET_MS).toBe(specOf(tool).policy.timeoutMs * 0.75);
   });
 });

@@ -5,9 +5,8 @@ import { compilePattern, engineRefusal } from './compile.js';
 import type { MatchBudget } from './exec-all.js';
 import { listMatches, splitText, testMatch } from './matches.js';
 import { replaceBounded } from './substitute.js';
-import tool from './tool.js';
+import { TIMEOUT_MS as timeoutMs } from './tool.js';
 
-const timeoutMs = tool.policy.timeoutMs;
 /**
  * What a global match or replace may spend before it stops with the matches found so far
  * (`timedOut: true`), leaving the rest of the run's deadline for the answer.

@@ -183,34 +183,14 @@ const OUTPUT = {
   additionalProperties: false,
 };
 
+/** The policy's timeoutMs: run.ts sizes its match and analysis budgets from it. */
+export const TIMEOUT_MS = 1000;
+
 export default defineTool({
   id: 'regex-tester',
-  name: 'Regex Tester',
+  title: 'Regex Tester',
   description:
     'Tests a JavaScript regular expression against a text: lists matches with their groups, tests, replaces or splits; analyze checks the pattern for ReDoS.',
-  category: 'devtools',
-  icon: 'regex',
-  keywords: [
-    'regex',
-    'regexp',
-    'regular expression',
-    'match',
-    'replace',
-    'split',
-    'capture groups',
-    'javascript',
-    'redos',
-    'catastrophic backtracking',
-  ],
-  tags: ['text', 'regex', 'debugging'],
-  riskClass: 'M',
-  policy: { limit: 60, burst: 20, windowSec: 60, inputMaxBytes: 131072, timeoutMs: 1000 },
-  modes: [...MODES],
-  modeField: 'mode',
-  fields: { a: 'pattern', b: 'text', c: 'flags' },
-  fieldsByMode: { replace: { c: 'replacement' } },
-  // Replace's c is the replacement; its flags travel as an option.
-  optionModes: { flags: ['replace'] },
   input: {
     type: 'object',
     properties: {
@@ -219,78 +199,47 @@ export default defineTool({
         minLength: 1,
         maxLength: MAX_PATTERN_CHARS,
         description:
-          'Regular expression, bare (\\d+) or as a literal (/\\d+/g; the tail after the last slash must be flag letters)',
+          'JavaScript regular expression, bare (e.g. (\\w+)@(\\w+)) or as /pattern/flags. Engine: native JavaScript RegExp',
       },
-      text: { type: 'string', maxLength: MAX_TEXT_CHARS, default: '', description: 'Subject text' },
+      text: {
+        type: 'string',
+        maxLength: MAX_TEXT_CHARS,
+        default: '',
+        description:
+          'Subject text the pattern runs on (default empty; analyze ignores it). Indexes in the result are UTF-16 code unit offsets',
+      },
       flags: {
         type: 'string',
         maxLength: MAX_FLAGS_CHARS,
-        description: 'Regex flags, any of d g i m s u y v',
+        description:
+          'Flags, any of d g i m s u y v, each at most once (analyze: not v). When non-empty they replace the flags of a /pattern/flags literal. Without g, match and replace stop at the first match',
       },
       replacement: {
         type: 'string',
         maxLength: MAX_REPLACEMENT_CHARS,
-        description: "Replace mode: replacement text with $1, $<name>, $&, $`, $' and $$",
+        description:
+          "Replace mode only: replacement text; $1..$99, $<name>, $&, $` and $' insert parts of the match, $$ a dollar (default empty: deletes the matches)",
       },
     },
     required: ['pattern'],
     additionalProperties: false,
   },
   output: OUTPUT,
-  semanticFields: {
-    pattern:
-      'JavaScript regular expression, bare (e.g. (\\w+)@(\\w+)) or as /pattern/flags. Engine: native JavaScript RegExp',
-    text: 'Subject text the pattern runs on (default empty; analyze ignores it). Indexes in the result are UTF-16 code unit offsets',
-    flags:
-      'Flags, any of d g i m s u y v, each at most once (analyze: not v). When non-empty they replace the flags of a /pattern/flags literal. Without g, match and replace stop at the first match',
-    replacement:
-      "Replace mode only: replacement text; $1..$99, $<name>, $&, $` and $' insert parts of the match, $$ a dollar (default empty: deletes the matches)",
-    mode: 'match (default: list matches with groups), test (true/false), replace, split, or analyze (static ReDoS check of the pattern with recheck: safe, vulnerable with an attack string, or unknown; text is ignored)',
+  policy: { inputMaxBytes: 131072, timeoutMs: TIMEOUT_MS, riskClass: 'M' },
+  modes: {
+    description:
+      'match (default: list matches with groups), test (true/false), replace, split, or analyze (static ReDoS check of the pattern with recheck: safe, vulnerable with an attack string, or unknown; text is ignored)',
+    each: {
+      match: {},
+      test: {},
+      replace: { slots: { c: 'replacement' }, options: ['flags'] },
+      split: {},
+      analyze: {
+        path: 'analyze',
+        summary: 'Check a JavaScript regular expression for ReDoS (catastrophic backtracking) with recheck',
+      },
+    },
   },
-  endpoints: [
-    {
-      path: '/api/regex-tester/',
-      methods: ['GET', 'POST'],
-      summary: 'Match, test, replace or split a text with a JavaScript regular expression',
-    },
-    {
-      path: '/api/regex-tester/analyze/',
-      methods: ['GET', 'POST'],
-      summary: 'Check a JavaScript regular expression for ReDoS (catastrophic backtracking) with recheck',
-      mode: 'analyze',
-    },
-  ],
-  faqs: [
-    {
-      question: 'Why do I get only one match?',
-      answer:
-        'JavaScript semantics: without the g flag only the first match is found. Add g (flags "g" or /pattern/g) to list all; up to 1000 are listed, count has them all.',
-    },
-    {
-      question: 'How do flags in /pattern/flags and the flags field combine?',
-      answer:
-        "A non-empty flags field replaces the literal's flags. In replace mode through the generic runtime (where c is the replacement), give the flags in the literal: /pattern/g.",
-    },
-    {
-      question: 'What about slow patterns?',
-      answer:
-        'Each run has a time limit. A global match or replace that runs out of 3/4 of it stops with the matches found so far and timedOut: true. One single match attempt cannot be stopped: a catastrophic pattern (e.g. ^(a+)+$ with the u flag) ends with TIMEOUT and does not affect other requests. mode analyze tells beforehand whether a pattern is vulnerable.',
-    },
-    {
-      question: 'How does analyze decide, and can it be wrong?',
-      answer:
-        'It runs recheck (pure JavaScript build, in the worker): automata theory when the pattern allows (exact), fuzzing otherwise (backreferences, lookarounds, large counted repeats; it can miss a slow input). It reports the worst-case complexity for a backtracking engine and an attack string. When its 400 ms budget runs out the status is unknown with reason timeout. V8 in this hub also falls back to a linear-time engine on excessive backtracking for patterns without the u flag, backreferences or lookarounds, so a vulnerable verdict matters most for code that runs the pattern elsewhere.',
-    },
-  ],
-  howTo: [
-    { title: 'Give the pattern', description: 'Pass `pattern` (generic: `a`), e.g. /(\\d{4})-(\\d{2})/g.' },
-    { title: 'Give the text', description: 'Pass the subject text as `text` (`b`).' },
-    {
-      title: 'Pick the mode',
-      description:
-        'Set `mode` to match, test, replace or split; for replace, pass `replacement` (`c`). Set `mode` to analyze (or call /api/regex-tester/analyze/) to check the pattern for ReDoS.',
-    },
-  ],
-  relatedTools: ['cron-expression', 'format-detective', 'token-counter'],
+  slots: { a: 'pattern', b: 'text', c: 'flags' },
   deterministic: true,
 });

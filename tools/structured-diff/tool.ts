@@ -132,65 +132,53 @@ const OUTPUT = {
 
 export default defineTool({
   id: 'structured-diff',
-  name: 'JSON / YAML Diff',
+  title: 'JSON / YAML Diff',
   description:
     'Compares two JSON or YAML documents and lists every added, removed and changed value by JSON Pointer; patch mode also returns the RFC 6902 JSON Patch that turns the left document into the right one, merge-patch mode the RFC 7386 merge patch; apply mode applies either kind of patch and checks the result against a target.',
-  category: 'devtools',
-  icon: 'git-compare',
-  keywords: [
-    'json diff',
-    'yaml diff',
-    'compare json',
-    'json patch',
-    'rfc 6902',
-    'json merge patch',
-    'rfc 7386',
-    'apply patch',
-    'json pointer',
-    'structured diff',
-  ],
-  tags: ['data', 'diff', 'json'],
-  riskClass: 'L',
-  hasApi: true,
-  policy: { limit: 60, burst: 20, windowSec: 60, inputMaxBytes: 524288, timeoutMs: 3000 },
-  modes: [...MODES],
-  modeField: 'mode',
-  fields: { a: 'left', b: 'right', c: null },
-  fieldsByMode: { apply: { a: 'document', b: 'patch', c: 'target' } },
-  optionModes: { patchFormat: ['apply'] },
   input: {
     type: 'object',
     // Which fields are needed depends on the mode, which the schema cannot see: run.ts checks.
     properties: {
-      left: documentField('The original document: JSON or YAML text, or a JSON value'),
-      right: documentField('The changed document: JSON or YAML text, or a JSON value'),
-      document: documentField('apply: the document to patch: JSON or YAML text, or a JSON value'),
-      patch: documentField(
-        'apply: an RFC 6902 JSON Patch (an array of operations) or an RFC 7386 merge patch, as text or a JSON value',
+      left: documentField(
+        'Diff modes (required): the original document: JSON or YAML text (a string is always parsed), or a JSON object/array on POST',
       ),
-      target: documentField('apply: the document the result should equal (optional)'),
+      right: documentField('Diff modes (required): the document to compare with left, in the same forms'),
+      document: documentField('Apply mode (required): the document to patch, in the same forms as left'),
+      patch: documentField(
+        'Apply mode (required): an RFC 6902 JSON Patch (array of add, remove, replace, move, copy, test operations) or an RFC 7386 JSON Merge Patch, as JSON/YAML text or a JSON value',
+      ),
+      target: documentField(
+        'Apply mode (optional): the expected result; the answer then says whether the result equals it (matchesTarget) and where they first differ',
+      ),
       patchFormat: {
         type: 'string',
         enum: [...PATCH_FORMATS],
         default: 'auto',
-        description: 'apply: how to read patch; auto: an array is a JSON Patch, anything else a merge patch',
+        description:
+          'Apply mode: auto (default: an array is a JSON Patch, anything else a merge patch), json-patch or merge-patch (to apply an array as a merge patch, which replaces the whole document). Ignored by the diff modes',
       },
     },
     additionalProperties: false,
   },
   output: OUTPUT,
-  semanticFields: {
-    left: 'Diff modes (required): the original document: JSON or YAML text (a string is always parsed), or a JSON object/array on POST',
-    right: 'Diff modes (required): the document to compare with left, in the same forms',
-    document: 'Apply mode (required): the document to patch, in the same forms as left',
-    patch:
-      'Apply mode (required): an RFC 6902 JSON Patch (array of add, remove, replace, move, copy, test operations) or an RFC 7386 JSON Merge Patch, as JSON/YAML text or a JSON value',
-    target:
-      'Apply mode (optional): the expected result; the answer then says whether the result equals it (matchesTarget) and where they first differ',
-    patchFormat:
-      'Apply mode: auto (default: an array is a JSON Patch, anything else a merge patch), json-patch or merge-patch (to apply an array as a merge patch, which replaces the whole document). Ignored by the diff modes',
-    mode: 'summary (default): equal, changes and stats; patch: also the RFC 6902 patch turning left into right; merge-patch: also the RFC 7386 merge patch and whether it is lossless; apply: apply a patch to document (own endpoint /api/structured-diff/apply/)',
+  policy: { inputMaxBytes: 524288, timeoutMs: 3000 },
+  modes: {
+    description:
+      'summary (default): equal, changes and stats; patch: also the RFC 6902 patch turning left into right; merge-patch: also the RFC 7386 merge patch and whether it is lossless; apply: apply a patch to document (own endpoint /api/structured-diff/apply/)',
+    each: {
+      summary: {},
+      patch: {},
+      'merge-patch': {},
+      apply: {
+        slots: { a: 'document', b: 'patch', c: 'target' },
+        options: ['patchFormat'],
+        path: 'apply',
+        summary:
+          'Apply an RFC 6902 JSON Patch or an RFC 7386 merge patch to a document, optionally checking the result against a target',
+      },
+    },
   },
+  slots: { a: 'left', b: 'right' },
   endpoints: [
     {
       path: '/api/structured-diff/',
@@ -207,59 +195,5 @@ export default defineTool({
       mode: 'apply',
     },
   ],
-  faqs: [
-    {
-      question: 'How are arrays compared?',
-      answer:
-        'Index by index, without LCS or move detection: position i of left is compared with position i of right, extra items are added or removed at the end. Inserting an item at the front therefore reports every later position as replaced. In exchange every path points straight into left (remove, replace) or right (add), and the patch uses only add, remove and replace.',
-    },
-    {
-      question: 'How is the text read?',
-      answer:
-        'A string is parsed as JSON first, then as YAML (core schema, one document, at most 50 alias expansions, no custom tags). To compare a plain string, send it as JSON text, e.g. "\\"hello\\"". Documents may nest 100 levels deep.',
-    },
-    {
-      question: 'How are numbers compared?',
-      answer:
-        'As 64-bit floats, after parsing: 1.0 equals 1, and two integers past 2^53 (or decimals past ~17 digits) that round to the same double compare equal. When a side given as text holds such a number, `warnings` names it. Numbers past the float range (1e400, .inf) are refused.',
-    },
-    {
-      question: 'Are all changes listed?',
-      answer:
-        'The first 1000 changes are listed (then `truncated` is true); `stats` always counts all of them. The patch is always complete: when it would exceed 100000 operations, patch mode is refused rather than returning part of it.',
-    },
-    {
-      question: 'When is a merge patch not enough?',
-      answer:
-        'An RFC 7386 merge patch uses null to mean "remove this member", so it cannot set a member to null: when right holds such a null (under an object), applying the merge patch removes the member instead, `mergePatchLossless` is false and `warnings` names the paths. Arrays cannot be edited item by item either: an array that changed is sent whole (also named in `warnings`, though that loses nothing). Use patch mode (RFC 6902) for an exact, item-level patch.',
-    },
-    {
-      question: 'What does apply check?',
-      answer:
-        'Every JSON Patch operation is checked before it is applied: its op, path (and from) as JSON Pointers that exist as own members (array indices without leading zeros, `-` only to append), a value where one is needed, a test that holds, no move into its own child. The first that fails refuses the whole patch with INVALID_INPUT naming the operation by index and its path. Paths through `__proto__` are refused; a result over 2097152 characters of JSON is refused (repeated copies could otherwise double the document each time).',
-    },
-  ],
-  howTo: [
-    {
-      title: 'Give both documents',
-      description: 'Send `left` (generic `a`) and `right` (`b`) as JSON or YAML text.',
-    },
-    {
-      title: 'Read the changes',
-      description:
-        'Each change has `op` (add, remove, replace), a JSON Pointer `path`, and `oldValue`/`newValue`.',
-    },
-    {
-      title: 'Get a patch',
-      description:
-        'Set `mode` to `patch` to also receive the RFC 6902 operations that turn left into right, or to `merge-patch` for an RFC 7386 merge patch (check `mergePatchLossless`).',
-    },
-    {
-      title: 'Apply a patch',
-      description:
-        'POST `document`, `patch` and optionally `target` to `/api/structured-diff/apply/` (generic: mode `apply`, a, b, c); read `result`, and `matchesTarget`/`firstDifference` for the round-trip proof.',
-    },
-  ],
-  relatedTools: ['format-detective', 'schema-generator', 'structured-output-validator'],
   deterministic: true,
 });

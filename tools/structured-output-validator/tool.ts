@@ -99,31 +99,9 @@ const OUTPUT = {
 
 export default defineTool({
   id: 'structured-output-validator',
-  name: 'Structured Output Validator',
+  title: 'Structured Output Validator',
   description:
     "Validates JSON (or LLM output with JSON inside prose or code fences) against a JSON Schema draft-07, checks JSON Schemas and LLM tool/function schemas (OpenAI, Anthropic, Gemini, MCP) against each provider's rules, and rewrites a schema for OpenAI strict mode.",
-  category: 'ai',
-  icon: 'shield-check',
-  keywords: [
-    'json schema',
-    'draft-07',
-    'validator',
-    'structured output',
-    'llm',
-    'function calling',
-    'tool schema',
-    'openai',
-    'anthropic',
-    'ajv',
-  ],
-  tags: ['json', 'json-schema', 'validation', 'llm', 'ai'],
-  riskClass: 'M',
-  hasApi: true,
-  policy: { limit: 30, burst: 10, windowSec: 60, inputMaxBytes: 262144, timeoutMs: 4000 },
-  modes: [...MODES],
-  modeField: 'mode',
-  fields: { a: 'schema', b: 'target', c: null },
-  optionModes: { provider: ['schema', 'fix'] },
   input: {
     type: 'object',
     properties: {
@@ -131,34 +109,32 @@ export default defineTool({
         type: ['string', 'object', 'boolean'],
         maxLength: MAX_FIELD_CHARS,
         description:
-          'JSON Schema draft-07 (JSON text or a JSON value), or an LLM tool schema (OpenAI function, Anthropic tool, MCP tool)',
+          'The JSON Schema (draft-07) as JSON text or a JSON value. An OpenAI function ({type:"function",function:{name,parameters}} or {name,parameters}), an Anthropic tool ({name,input_schema}) or an MCP tool ({name,inputSchema}) is accepted too: its parameters schema is used.',
       },
       target: {
         type: ['string', 'object', 'array', 'number', 'boolean', 'null'],
         maxLength: MAX_FIELD_CHARS,
         description:
-          'The JSON to validate: JSON text, or a JSON value; in lenient mode, text with JSON in prose or code fences. Unused in schema mode.',
+          'The JSON instance to validate, as JSON text or a JSON value (a string value is read as JSON text). In lenient mode: raw LLM output; the JSON is pulled out of code fences or surrounding prose. Required in validate and lenient modes, ignored in schema mode.',
       },
       provider: {
         type: 'string',
         enum: [...PROVIDER_OPTIONS],
         description:
-          "schema mode: also check the provider's own rules (openai-strict, gemini, anthropic, mcp); fix mode: openai-strict (the default)",
+          'Optional, modes schema and fix. openai-strict: OpenAI Structured Outputs strict mode (root object, every property required, additionalProperties: false, supported keywords and formats, size limits); gemini: Gemini function declarations (OpenAPI 3.0 Schema subset); anthropic: Anthropic tools (name, object input_schema; with strict: true the structured-outputs subset); mcp: MCP tools (object inputSchema/outputSchema, checked against the JSON Schema 2020-12 meta-schema).',
       },
     },
     required: ['schema'],
     additionalProperties: false,
   },
   output: OUTPUT,
-  semanticFields: {
-    schema:
-      'The JSON Schema (draft-07) as JSON text or a JSON value. An OpenAI function ({type:"function",function:{name,parameters}} or {name,parameters}), an Anthropic tool ({name,input_schema}) or an MCP tool ({name,inputSchema}) is accepted too: its parameters schema is used.',
-    target:
-      'The JSON instance to validate, as JSON text or a JSON value (a string value is read as JSON text). In lenient mode: raw LLM output; the JSON is pulled out of code fences or surrounding prose. Required in validate and lenient modes, ignored in schema mode.',
-    mode: "validate (default): validate target against schema; lenient: extract the JSON from LLM text first, then validate; schema: check the schema itself (draft-07 meta-schema, regex patterns, $refs, tool name), and with `provider` the provider's own rules; fix: rewrite the schema for OpenAI strict mode (every property required, optional ones nullable, additionalProperties: false, unsupported keywords removed) and list the changes.",
-    provider:
-      'Optional, modes schema and fix. openai-strict: OpenAI Structured Outputs strict mode (root object, every property required, additionalProperties: false, supported keywords and formats, size limits); gemini: Gemini function declarations (OpenAPI 3.0 Schema subset); anthropic: Anthropic tools (name, object input_schema; with strict: true the structured-outputs subset); mcp: MCP tools (object inputSchema/outputSchema, checked against the JSON Schema 2020-12 meta-schema).',
+  policy: { limit: 30, burst: 10, inputMaxBytes: 262144, timeoutMs: 4000, riskClass: 'M' },
+  modes: {
+    description:
+      "validate (default): validate target against schema; lenient: extract the JSON from LLM text first, then validate; schema: check the schema itself (draft-07 meta-schema, regex patterns, $refs, tool name), and with `provider` the provider's own rules; fix: rewrite the schema for OpenAI strict mode (every property required, optional ones nullable, additionalProperties: false, unsupported keywords removed) and list the changes.",
+    each: { validate: {}, lenient: {}, schema: { options: ['provider'] }, fix: { options: ['provider'] } },
   },
+  slots: { a: 'schema', b: 'target' },
   endpoints: [
     {
       path: '/api/schema-validator/',
@@ -166,49 +142,6 @@ export default defineTool({
       summary: 'Validate JSON or LLM output against a JSON Schema draft-07, or check a schema / tool schema',
     },
   ],
-  faqs: [
-    {
-      question: 'What does `path` in an error mean?',
-      answer:
-        "A JSON Pointer (RFC 6901) to the failing location: in the target for validate/lenient (ajv's instancePath; '' is the root), in the schema document for schema mode. `schemaPath` says which schema keyword failed.",
-    },
-    {
-      question: 'What happens in lenient mode when the text holds no JSON?',
-      answer:
-        "The result is `valid: false` with one error of keyword `json` at path '' explaining why (and `extractedFrom: null`); it is not a request error. Only extraction is done: broken JSON (trailing commas, comments, single quotes) is not repaired.",
-    },
-    {
-      question: 'Are remote $ref schemas fetched?',
-      answer:
-        'Never. Only references inside the schema (#/definitions/..., or an $id defined in it) resolve; any other $ref makes the schema invalid (INVALID_INPUT in validate mode, an error of keyword $ref in schema mode). Only draft-07 is supported: another $schema is refused.',
-    },
-  ],
-  howTo: [
-    {
-      title: 'Give the schema',
-      description: 'Pass a draft-07 JSON Schema or a tool/function schema as `schema` (generic: `a`).',
-    },
-    {
-      title: 'Give the output to check',
-      description: 'Pass the JSON (or raw LLM output, with mode `lenient`) as `target` (generic: `b`).',
-    },
-    {
-      title: 'Read the errors',
-      description:
-        'Check `valid`; each entry of `errors` has a JSON Pointer `path`, the failing `keyword` and a `message`.',
-    },
-    {
-      title: 'Check a tool schema',
-      description:
-        "Set `mode` to `schema` to check the schema itself (meta-schema, patterns, $refs, tool name) before giving it to a model; add `provider` (openai-strict, gemini, anthropic, mcp) for that provider's rules.",
-    },
-    {
-      title: 'Make a schema strict',
-      description:
-        'Set `mode` to `fix` to get the OpenAI strict-mode version of a schema (`fixed`) with the list of `changes`, already linted.',
-    },
-  ],
-  relatedTools: ['schema-generator', 'structured-diff', 'api-response-mocker', 'token-counter'],
   deterministic: true,
   jsonText: ['schema', 'target'],
 });
