@@ -41,7 +41,7 @@ afterAll(async () => {
 interface Answer {
   ok: boolean;
   errorCode?: string;
-  message?: string;
+  error?: string;
   result: { version: string; uuids: string[]; output?: string };
   runtime: Record<string, unknown>;
   results: Answer[];
@@ -97,13 +97,13 @@ describe('a tool package installed with npm, on every door', () => {
     expect(Number.parseInt(v7.body.result.uuids[0]!.replace('-', '').slice(0, 12), 16)).toBe(Date.parse(at));
     const v4 = await post('/api/uuid/', { version: 'v4', at });
     expect(v4.status).toBe(400);
-    expect(v4.body).toMatchObject({ errorCode: 'INVALID_INPUT', message: 'at applies to version v7 only' });
+    expect(v4.body).toMatchObject({ errorCode: 'INVALID_INPUT', error: 'at applies to version v7 only' });
     const generic = await post('/api/tools/run/', {
       toolId: 'uuid',
-      input: { mode: 'v7', options: { at: '1960-01-01T00:00:00Z' } },
+      input: { a: 1, mode: 'v7', options: { at: '1960-01-01T00:00:00Z' } },
     });
     expect(generic.status).toBe(400);
-    expect(generic.body.message).toMatch(/outside what a UUID v7 can hold/);
+    expect(generic.body.error).toMatch(/outside what a UUID v7 can hold/);
   });
 
   it('runs in a batch request beside a built-in tool', async () => {
