@@ -21,13 +21,11 @@ process.stderr.write('fx-boot-gate: loading\\n');
 const gate = new URL('../../gate', import.meta.url);
 while (!existsSync(gate)) await sleep(10);
 export default {
-  id: 'fx-boot-gate', name: 'Fixture fx-boot-gate', description: 'Test-only tool: holds the boot until its gate opens',
-  category: 'devtools', icon: 'beaker', keywords: ['test'], tags: ['test'], riskClass: 'L',
-  policy: { limit: 1000, burst: 0, windowSec: 60, inputMaxBytes: 4096, timeoutMs: 300 },
-  modes: ['default'], modeField: 'mode', fields: { a: 'text', b: null, c: null },
-  input: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
-  semanticFields: { text: 'input text', mode: 'mode' }, output: { type: 'object', additionalProperties: true },
-  endpoints: [{ path: '/api/fx-boot-gate/', methods: ['POST'], summary: 'echo' }], faqs: [], howTo: [], relatedTools: [], deterministic: true,
+  id: 'fx-boot-gate', title: 'Fixture fx-boot-gate', description: 'Test-only tool: holds the boot until its gate opens',
+  input: { type: 'object', properties: { text: { type: 'string', description: 'input text' } }, required: ['text'], additionalProperties: false },
+  output: { type: 'object', additionalProperties: true },
+  policy: { limit: 1000, burst: 0, inputMaxBytes: 4096, timeoutMs: 300 },
+  endpoints: [{ path: '/api/fx-boot-gate/', methods: ['POST'], summary: 'echo' }], deterministic: true,
 };
 `;
 
