@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import { availableParallelism } from 'node:os';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import { ConfigError } from './config/env.js';
 import { defaultMaxConnections } from './config/fd-limit.js';
 import { type HubConfig, loadConfig } from './config/index.js';
 import { resolvePolicies } from './config/policy.js';
+import { toolResources } from './config/resources.js';
 import { HubError } from './errors.js';
 import { frameworkErrorHandler } from './http/bad-url.js';
 import { clientErrorHandler } from './http/client-error.js';
@@ -34,10 +36,17 @@ export async function buildApp(options: BuildOptions = {}) {
     packagesDir: config.toolPackagesDir,
     extraDirs: config.extraToolDirs,
   });
+  const { resources, warnings } = toolResources(
+    [...tools.values()].map((t) => ({ id: t.def.id, needs: t.needs })),
+    { heapMb: env.WORKER_HEAP_MB, memoryMaxMb: env.TOOL_MEMORY_MAX_MB, network: config.toolNetwork },
+  );
+  for (const id of config.toolNetwork)
+    if (!tools.has(id)) throw new ConfigError(`TOOL_NETWORK: unknown toolId '${id}'`);
   const policies = resolvePolicies(
     [...tools.values()].map((t) => t.def),
     env,
     config.policyFile,
+    resources,
   );
 
   const maxConnections = env.MAX_CONNECTIONS || defaultMaxConnections();
@@ -79,6 +88,7 @@ export async function buildApp(options: BuildOptions = {}) {
   app.decorate('hubConfig', config);
   app.decorate('tools', tools);
   app.decorate('policies', policies);
+  for (const line of warnings) app.log.warn(line);
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;

@@ -1,4 +1,5 @@
 import type { RunMeta } from './run-meta.js';
+import type { ErrorReason } from './shared/envelope.js';
 import { boundMessage } from './shared/quote.js';
 
 /**
@@ -97,6 +98,8 @@ export interface QuotaInfo {
 
 export interface HubErrorOptions {
   status?: number;
+  /** Why, where the code alone does not say: `memory`, `resultSize`, `network` (docs/api.md). */
+  reason?: ErrorReason;
   headers?: Record<string, string | number>;
   rateLimit?: RateLimitInfo;
   runtime?: RunMeta;
@@ -111,6 +114,7 @@ export class HubError extends Error {
   readonly headers: Record<string, string | number>;
   rateLimit: RateLimitInfo | undefined;
   runtime: RunMeta | undefined;
+  readonly reason: ErrorReason | undefined;
 
   constructor(code: ErrorCode, message: string, opts: HubErrorOptions = {}) {
     super(boundMessage(message), opts.cause === undefined ? undefined : { cause: opts.cause });
@@ -125,12 +129,14 @@ export class HubError extends Error {
     this.headers = opts.headers ?? {};
     this.rateLimit = opts.rateLimit;
     this.runtime = opts.runtime;
+    this.reason = opts.reason;
   }
 }
 
 /** The ToolRunError body of an error (every surface that answers over HTTP renders it so). */
 export function errorJson(err: HubError): string {
   const body: Record<string, unknown> = { ok: false, error: err.message, errorCode: err.code };
+  if (err.reason) body.reason = err.reason;
   if (err.rateLimit) body.rateLimit = err.rateLimit;
   if (err.runtime) body.runtime = err.runtime;
   return JSON.stringify(body);

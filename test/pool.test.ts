@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { NETWORK_DISABLED_MESSAGE } from '../src/shared/envelope.js';
 import {
   buildTestApp,
   errorBody,
@@ -39,7 +40,7 @@ describe('the pool', () => {
     expect(res.statusCode).toBe(429);
     const body = errorBody(res);
     expect(body.errorCode).toBe('BUDGET_EXCEEDED');
-    expect(body.error).toContain('heap limit of 32 MB');
+    expect(body).toMatchObject({ reason: 'memory', error: expect.stringContaining('memory cap of 32 MB') });
     expect((await get(app, 'fx-echo', 'alive')).statusCode).toBe(200);
   });
 
@@ -48,7 +49,10 @@ describe('the pool', () => {
     expect((await get(app, 'fx-big', '2')).statusCode).toBe(200);
     const res = await get(app, 'fx-big', '8');
     expect(res.statusCode).toBe(429);
-    expect(errorBody(res).error).toContain('larger than the limit of 4096 bytes');
+    expect(errorBody(res)).toMatchObject({
+      reason: 'resultSize',
+      error: expect.stringContaining('larger than the limit of 4096 bytes'),
+    });
   });
 
   it('gives a generic INTERNAL_ERROR for a bug, with no detail', async () => {
@@ -64,7 +68,8 @@ describe('the pool', () => {
     app = await buildTestApp();
     const res = await get(app, 'fx-network', how);
     expect(res.statusCode).toBe(500);
-    expect(errorBody(res).error).toBe('network access is disabled for tools (networkEnabled: false)');
+    expect(errorBody(res)).toMatchObject({ error: NETWORK_DISABLED_MESSAGE, reason: 'network' });
+    expect(NETWORK_DISABLED_MESSAGE).toMatch(/toolhub\.needs\.network.*TOOL_NETWORK/);
   });
 
   it('answers CONCURRENCY_LIMIT 503 when the queue is full', async () => {

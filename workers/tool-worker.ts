@@ -29,7 +29,7 @@ const data = workerData as PoolWorkerData;
 const cells = new RunCells(data.cells);
 const tid = ownThreadId();
 nameThread();
-installNetworkGuard();
+if (data.networkEnabled !== true) installNetworkGuard();
 
 /** Tools this worker has run at least once (their first run may include lazy set-up). */
 const ran = new Set<string>();
@@ -102,6 +102,7 @@ async function runOne(run: ToolRun, item: RunItem, resultMaxBytes: number): Prom
         code: 'BUDGET_EXCEEDED',
         message: `the result is larger than the limit of ${resultMaxBytes} bytes`,
         durationMs: elapsed(),
+        reason: 'resultSize',
       };
     }
     return { ok: true, json, durationMs: elapsed() };
@@ -159,7 +160,7 @@ function failure(err: unknown, durationMs: number): RunEnvelope {
     return { ok: false, code: 'CONCURRENCY_LIMIT', message, durationMs };
   }
   if (err instanceof NetworkDisabledError) {
-    return { ok: false, code: 'INTERNAL_ERROR', message: err.message, durationMs };
+    return { ok: false, code: 'INTERNAL_ERROR', message: err.message, durationMs, reason: 'network' };
   }
   const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
   return { ok: false, code: 'INTERNAL_ERROR', message: 'internal error', durationMs, detail };

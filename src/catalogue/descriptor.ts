@@ -41,6 +41,7 @@ export function policyView(p: ToolPolicy): Record<string, unknown> {
     timeoutMs: p.timeoutMs,
     cacheTtlSec: p.cacheTtlSec,
     networkEnabled: p.networkEnabled,
+    memoryMb: p.memoryMb,
     supportsStreaming: p.supportsStreaming,
     riskClass: p.riskClass,
     enabled: p.enabled,

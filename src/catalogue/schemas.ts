@@ -1,6 +1,7 @@
 import { ERROR_CODES } from '../errors.js';
 import { USAGE_SCHEMA } from '../limits/usage.js';
 import { SOURCES, SURFACES } from '../run-meta.js';
+import { ERROR_REASONS } from '../shared/envelope.js';
 import { CATEGORIES, FAQ_SCHEMA, HOW_TO_SCHEMA, RISK_CLASSES } from '../shared/tool-def-schema.js';
 
 /** JSON Schemas of the hub's answers (docs/api.md), used by fastify, the OpenAPI document and its tests. */
@@ -25,6 +26,11 @@ export const RESPONSE_SCHEMAS = {
       ok: { const: false },
       error: { ...str, description: 'A message for humans; 5xx messages carry no internal detail' },
       errorCode: { enum: ERROR_CODES },
+      reason: {
+        enum: [...ERROR_REASONS],
+        description:
+          'Why, where errorCode alone does not say: memory (past the memory cap of the tool), resultSize (a result over RESULT_MAX_BYTES), network (the tool reached for the network it is not allowed)',
+      },
       rateLimit: { $ref: '#/components/schemas/RateLimit' },
       runtime: { $ref: '#/components/schemas/Runtime' },
     },

@@ -52,6 +52,8 @@ export const ENV_SCHEMA = {
     'EXTRA_TOOL_DIRS',
     'TOOL_PACKAGES',
     'TOOL_PACKAGES_DIR',
+    'TOOL_MEMORY_MAX_MB',
+    'TOOL_NETWORK',
   ],
   properties: {
     PORT: {
@@ -384,6 +386,20 @@ export const ENV_SCHEMA = {
       default: '',
       description:
         "The folder whose node_modules holds the TOOL_PACKAGES (a mounted volume); empty: the hub's own root",
+    },
+    TOOL_MEMORY_MAX_MB: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 16384,
+      default: 0,
+      description:
+        "The most memory a package's tool may ask for (toolhub.needs.memoryMb): its workers' heap cap; 0: WORKER_HEAP_MB. A run past its tool's cap: BUDGET_EXCEEDED, reason memory",
+    },
+    TOOL_NETWORK: {
+      type: 'string',
+      default: '',
+      description:
+        'Comma-separated ids of the tools that may use the network, where their manifest asks for it (toolhub.needs.network); every other tool is refused it',
     },
   },
   additionalProperties: true,

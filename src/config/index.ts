@@ -18,6 +18,8 @@ export interface HubConfig {
   toolPackages: string[];
   /** TOOL_PACKAGES_DIR, or undefined: the hub's own root. */
   toolPackagesDir: string | undefined;
+  /** TOOL_NETWORK: tools that may use the network where their manifest asks (docs/tool-packages.md). */
+  toolNetwork: string[];
   /** Public base address of the hub (PUBLIC_BASE_URL, else http://localhost:PORT), no trailing slash. */
   baseUrl: string;
 }
@@ -46,6 +48,7 @@ export function loadConfig(vars: Record<string, string | undefined>): HubConfig 
     extraToolDirs: splitList(env.EXTRA_TOOL_DIRS),
     toolPackages: splitList(env.TOOL_PACKAGES),
     toolPackagesDir: env.TOOL_PACKAGES_DIR || undefined,
+    toolNetwork: splitList(env.TOOL_NETWORK),
     baseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`,
   };
 }

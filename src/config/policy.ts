@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { lazyValidator } from '../ajv.js';
 import type { RiskClass, ToolSpec } from '../shared/tool-def.js';
-import { ConfigError, type EnvConfig } from './env.js';
+import { ConfigError, ENV_SCHEMA, type EnvConfig } from './env.js';
 import { QUOTA_SCHEMA, type Quota } from './quota.js';
+import type { ToolResources } from './resources.js';
 import { yamlModule } from './yaml.js';
 
 /** The effective policy of one tool: the module's defaults, then the operator's overrides. */
@@ -20,7 +21,10 @@ export interface ToolPolicy {
   computeBudgetMs: number;
   /** Runs and worker ms per client a UTC day and month (src/limits/quota.ts); none when absent. */
   quota?: Quota;
-  networkEnabled: false;
+  /** Whether its runs may use the network: its manifest asks and TOOL_NETWORK allows (docs/tool-packages.md). */
+  networkEnabled: boolean;
+  /** Its workers' heap cap, MB: WORKER_HEAP_MB, or what its manifest asks within TOOL_MEMORY_MAX_MB. */
+  memoryMb: number;
   supportsStreaming: false;
   riskClass: RiskClass;
 }
@@ -65,7 +69,9 @@ export const FILE_SCHEMA = {
   },
 } as const;
 
-export type PolicyOverride = Partial<Omit<ToolPolicy, 'networkEnabled' | 'supportsStreaming' | 'riskClass'>>;
+export type PolicyOverride = Partial<
+  Omit<ToolPolicy, 'networkEnabled' | 'memoryMb' | 'supportsStreaming' | 'riskClass'>
+>;
 export interface PolicyFile {
   runtimeEnabled?: boolean;
   tools?: Record<string, PolicyOverride>;
@@ -142,6 +148,8 @@ export function resolvePolicies(
   tools: readonly ToolSpec[],
   env: Pick<EnvConfig, 'DISABLED_TOOLS'>,
   file: PolicyFile,
+  /** Each tool's memory cap and network (src/config/resources.ts); absent: the defaults. */
+  resources: ReadonlyMap<string, ToolResources> = new Map(),
 ): Map<string, ToolPolicy> {
   const known = new Set(tools.map((t) => t.id));
   const disabled = env.DISABLED_TOOLS.split(',')
@@ -163,7 +171,8 @@ export function resolvePolicies(
       maxInFlightPerClient: POLICY_DEFAULTS.maxInFlightPerClient,
       computeBudgetMs: Math.round(windowSec * 1000 * POLICY_DEFAULTS.computeBudgetFraction),
       ...override,
-      networkEnabled: false,
+      networkEnabled: resources.get(tool.id)?.network ?? false,
+      memoryMb: resources.get(tool.id)?.memoryMb ?? ENV_SCHEMA.properties.WORKER_HEAP_MB.default,
       supportsStreaming: false,
       riskClass: tool.riskClass,
     };

@@ -15,6 +15,7 @@ export function testPolicy(overrides: Partial<ToolPolicy> = {}): ToolPolicy {
     maxInFlightPerClient: 1,
     computeBudgetMs: 1e9,
     networkEnabled: false,
+    memoryMb: 256,
     supportsStreaming: false,
     riskClass: 'L',
     ...overrides,

@@ -36,6 +36,7 @@ export function toCallResult(result: RunResult): CallResult {
   const e = result.error;
   const retryAfter = e.headers['Retry-After'];
   const body: Record<string, unknown> = { ok: false, error: e.message, errorCode: e.code };
+  if (e.reason) body.reason = e.reason;
   if (retryAfter !== undefined) body.retryAfterSec = Number(retryAfter);
   if (e.rateLimit) body.rateLimit = e.rateLimit;
   if (e.runtime) body.runtime = e.runtime;

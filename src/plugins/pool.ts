@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import fp from 'fastify-plugin';
-import { type PoolOptions, ToolPool } from '../pool/pool.js';
+import { PoolGroups, poolGroups } from '../pool/groups.js';
 import { EVENTS } from '../shared/events.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    pool: ToolPool;
+    pool: PoolGroups;
   }
 }
 
@@ -15,20 +15,25 @@ function delay(ms: number): Promise<void> {
   return sleep(ms, undefined, { ref: false });
 }
 
-/** The Piscina pool; closed (after in-flight runs finish) when the app closes. */
+/** The Piscina pools (one per pool group); closed (after in-flight runs finish) when the app closes. */
 export default fp(
   async (app) => {
     const { env } = app.hubConfig;
-    const opts: PoolOptions = {
-      threads: env.POOL_THREADS,
-      overflow: env.POOL_OVERFLOW_THREADS,
-      maxQueue: env.POOL_MAX_QUEUE,
-      queueWaitMs: env.QUEUE_WAIT_MS,
-      heapMb: env.WORKER_HEAP_MB,
-      resultMaxBytes: env.RESULT_MAX_BYTES,
-      tools: Object.fromEntries([...app.tools].map(([id, t]) => [id, t.runPath])),
-    };
-    const pool = new ToolPool(opts);
+    // Tools with another memory cap or the network run in pool groups of their own (their policy says which).
+    const resources = new Map(
+      [...app.policies].map(([id, p]) => [id, { memoryMb: p.memoryMb, network: p.networkEnabled }]),
+    );
+    const runPaths = Object.fromEntries([...app.tools].map(([id, t]) => [id, t.runPath]));
+    const pool = new PoolGroups(
+      {
+        threads: env.POOL_THREADS,
+        overflow: env.POOL_OVERFLOW_THREADS,
+        maxQueue: env.POOL_MAX_QUEUE,
+        queueWaitMs: env.QUEUE_WAIT_MS,
+        resultMaxBytes: env.RESULT_MAX_BYTES,
+      },
+      poolGroups(runPaths, resources, env.WORKER_HEAP_MB),
+    );
     const quiet = [
       EVENTS.workerError.subscribe(pool, ({ err }) => app.log.error({ err }, 'worker thread error')),
       EVENTS.workerRestart.subscribe(pool, () =>

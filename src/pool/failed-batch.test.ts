@@ -72,7 +72,8 @@ describe('a run whose batches keep failing before it starts', () => {
       expect(ticket.outcome).toMatchObject({
         ok: false,
         code: 'BUDGET_EXCEEDED',
-        message: 'the run exceeded the worker heap limit of 128 MB',
+        message: "the run exceeded its memory cap of 128 MB (its worker's heap) and was stopped",
+        reason: 'memory',
         detail: expect.stringContaining(`in ${max + 1} tries`),
       });
       expect(rig.workers.sent).toHaveLength(max + 1);

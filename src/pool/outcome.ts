@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../errors.js';
-import type { RunEnvelope } from '../shared/envelope.js';
+import type { ErrorReason, RunEnvelope } from '../shared/envelope.js';
 
 /** What a run came to, in the hub's own terms: the one adapter from pool failures to error codes. */
 export type RunOutcome =
@@ -11,6 +11,7 @@ export type RunOutcome =
       status?: number;
       durationMs: number;
       queuedMs: number;
+      reason?: ErrorReason;
       /** Log-only detail. */
       detail?: string;
     };
@@ -33,7 +34,7 @@ export function failureOf(
   queuedMs: number,
   status?: number,
   detail?: string,
-): RunOutcome {
+): Extract<RunOutcome, { ok: false }> {
   return {
     ok: false,
     code,
@@ -50,7 +51,8 @@ export function outcomeOf(env: RunEnvelope, queuedMs: number): RunOutcome {
   if (env.ok) return { ok: true, json: env.json, durationMs: env.durationMs, queuedMs };
   // A worker's CONCURRENCY_LIMIT is the instance running short (descriptors): 503.
   const status = env.code === 'CONCURRENCY_LIMIT' ? 503 : undefined;
-  return failureOf(env.code, env.message, env.durationMs, queuedMs, status, env.detail);
+  const outcome = failureOf(env.code, env.message, env.durationMs, queuedMs, status, env.detail);
+  return env.reason ? { ...outcome, reason: env.reason } : outcome;
 }
 
 /** The instance is full: no room in the queue, or no worker within the queue-wait bound. */
@@ -115,12 +117,8 @@ export function failedRunOutcome(err: unknown, queuedMs: number, ctx: FailureCon
   }
   const e = err as { code?: string; message?: string; stack?: string } | undefined;
   if (e?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-    return failureOf(
-      'BUDGET_EXCEEDED',
-      `the run exceeded the worker heap limit of ${ctx.heapMb} MB`,
-      ran,
-      queuedMs,
-    );
+    const message = `the run exceeded its memory cap of ${ctx.heapMb} MB (its worker's heap) and was stopped`;
+    return { ...failureOf('BUDGET_EXCEEDED', message, ran, queuedMs), reason: 'memory' };
   }
   return failureOf('INTERNAL_ERROR', 'internal error', ran, queuedMs, undefined, e?.stack ?? String(err));
 }

@@ -32,6 +32,8 @@ export interface PoolOptions extends SchedulerOptions {
   resultMaxBytes: number;
   /** toolId → run module path. */
   tools: Record<string, string>;
+  /** Its workers skip the network guard (a pool group of tools allowed the network). */
+  networkEnabled?: boolean;
 }
 
 /**
@@ -86,7 +88,7 @@ export class ToolPool {
         heapMb: opts.heapMb,
         youngGenerationMb: tuning.youngGenerationMb,
         idleTimeoutMs: tuning.idleTimeoutMs,
-        workerData: { tools: opts.tools, cells: memory },
+        workerData: { tools: opts.tools, cells: memory, networkEnabled: opts.networkEnabled === true },
         onError: (err) => EVENTS.workerError.publish({ source: this, err }),
       });
     this.workers = { main: lane('main'), slow: lane('slow') };

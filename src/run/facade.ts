@@ -11,7 +11,7 @@ import type { Usage } from '../limits/usage.js';
 import { usageReport } from '../limits/usage-report.js';
 import type { HubMetrics } from '../metrics.js';
 import type { RunOutcome } from '../pool/outcome.js';
-import type { ToolPool } from '../pool/pool.js';
+import type { PoolRun } from '../pool/pool.js';
 import type { RegisteredTool } from '../registry.js';
 import type { RunMeta } from '../run-meta.js';
 import { quote } from '../shared/quote.js';
@@ -29,7 +29,8 @@ export interface FacadeParts {
   validators: Map<string, ValidateFunction>;
   runsEnabled: boolean;
   limits: Limits;
-  pool: ToolPool;
+  /** The worker pools (src/pool/groups.ts): what the facade needs of them. */
+  pool: { run(call: PoolRun): Promise<RunOutcome> };
   metrics: HubMetrics;
   /** The result cache and the tools' content addresses (src/cache/run-cache.ts). */
   cache: RunCache;

@@ -50,6 +50,7 @@ export function toRunError(
   if (outcome.code === 'CONCURRENCY_LIMIT') headers['Retry-After'] = 1;
   return new HubError(outcome.code, outcome.message, {
     ...(outcome.status ? { status: outcome.status } : {}),
+    ...(outcome.reason ? { reason: outcome.reason } : {}),
     headers,
     runtime: meta,
     rateLimit: rate.info,

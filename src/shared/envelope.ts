@@ -39,6 +39,13 @@ export type WorkerErrorCode =
   | 'CONCURRENCY_LIMIT'
   | 'INTERNAL_ERROR';
 
+/**
+ * Why a run ended as it did, where the code alone does not say (docs/api.md, "Error
+ * reasons"): past its memory cap, a result over RESULT_MAX_BYTES, the network refused.
+ */
+export const ERROR_REASONS = ['memory', 'resultSize', 'network'] as const;
+export type ErrorReason = (typeof ERROR_REASONS)[number];
+
 export type RunEnvelope = (
   | { ok: true /** The result, already serialised once in the worker. */; json: string; durationMs: number }
   | {
@@ -46,6 +53,7 @@ export type RunEnvelope = (
       code: WorkerErrorCode;
       message: string;
       durationMs: number;
+      reason?: ErrorReason;
       /** For the log only (stack of an unexpected error); never sent to clients. */
       detail?: string;
     }
@@ -60,7 +68,10 @@ export interface PoolWorkerData {
   /** toolId → absolute path of its run module. */
   tools: Record<string, string>;
   cells: CellMemory;
+  /** The workers of a pool group whose tools may use the network (docs/tool-packages.md, "needs"). */
+  networkEnabled?: boolean;
 }
 
 /** Message of the error a worker raises when a tool reaches for the network. */
-export const NETWORK_DISABLED_MESSAGE = 'network access is disabled for tools (networkEnabled: false)';
+export const NETWORK_DISABLED_MESSAGE =
+  "network access is disabled for this tool (networkEnabled: false): a package's tool gets it when its manifest asks for it (toolhub.needs.network) and the operator's TOOL_NETWORK names it";
