@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Instance, postJson, startInstance, stopInstance } from './server-process.js';
 
@@ -18,9 +19,10 @@ let hub: Instance | undefined;
 let site: Server | undefined;
 let sitePort = 0;
 
-const definition = (id: string, input: string) => `export default {
+/** Its one input field is required, so the generic slot `a` carries it. */
+const definition = (id: string, field: string) => `export default {
   id: '${id}', title: 'Fixture ${id}', description: 'Test-only package tool',
-  input: { type: 'object', properties: { ${input} }, additionalProperties: false },
+  input: { type: 'object', properties: { ${field} }, required: ['${field.split(':')[0]}'], additionalProperties: false },
   output: { type: 'object', additionalProperties: true },
   policy: { limit: 100000, burst: 0, timeoutMs: 20000 },
 };
@@ -124,6 +126,27 @@ describe('a memory cap per tool', () => {
       `token-counter p99: ${p99(quiet).toFixed(1)} ms alone, ${p99(during).toFixed(1)} ms beside ${hogs.length} hog runs, all stopped at their cap`,
     );
   }, 120_000);
+
+  it('gives the same code and reason on the batch and MCP doors', async () => {
+    const batch = await postJson(`${hub!.base}/api/tools/batch/`, {
+      runs: [
+        { toolId: 'fx-hog', a: '1' },
+        { toolId: 'token-counter', a: 'still here' },
+      ],
+    });
+    const [hog, count] = batch.body.results as Record<string, unknown>[];
+    expect(hog).toMatchObject({ ok: false, errorCode: 'BUDGET_EXCEEDED', reason: 'memory' });
+    expect(count).toMatchObject({ ok: true });
+    const client = new Client({ name: 'hub-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${hub!.base}/mcp`)));
+    try {
+      const call = await client.callTool({ name: 'fx-hog', arguments: { n: 1 } });
+      expect(call.isError).toBe(true);
+      expect(call._meta?.error).toMatchObject({ errorCode: 'BUDGET_EXCEEDED', reason: 'memory' });
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 
   it('says the cap and the network in the tool descriptor', async () => {
     const res = await fetch(`${hub!.base}/api/tools/fx-hog.json`);
