@@ -1,5 +1,4 @@
 import type { ToolResources } from '../config/resources.js';
-import { EVENTS } from '../shared/events.js';
 import type { RunOutcome } from './outcome.js';
 import type { PoolRun } from './pending-run.js';
 import { type PoolOptions, type PoolStats, ToolPool } from './pool.js';
@@ -38,7 +37,6 @@ export function poolGroups(
 export class PoolGroups {
   private readonly pools: ToolPool[];
   private readonly byTool = new Map<string, ToolPool>();
-  private readonly quiet: (() => void)[] = [];
 
   constructor(base: Omit<PoolOptions, 'tools' | 'heapMb'>, groups: readonly PoolGroupSpec[]) {
     this.pools = groups.map((group, i) => {
@@ -48,14 +46,10 @@ export class PoolGroups {
         heapMb: group.memoryMb,
         tools: group.tools,
         networkEnabled: group.network,
+        // The groups' events are this pool's, for the log and the metrics.
+        eventSource: this,
       });
       for (const id of Object.keys(group.tools)) this.byTool.set(id, pool);
-      // The groups' events are this pool's, for the log and the metrics.
-      this.quiet.push(
-        EVENTS.workerRestart.subscribe(pool, () => EVENTS.workerRestart.publish({ source: this })),
-        EVENTS.workerError.subscribe(pool, ({ err }) => EVENTS.workerError.publish({ source: this, err })),
-        EVENTS.batchSent.subscribe(pool, ({ runs }) => EVENTS.batchSent.publish({ source: this, runs })),
-      );
       return pool;
     });
   }
@@ -100,6 +94,5 @@ export class PoolGroups {
 
   async close(): Promise<void> {
     await Promise.all(this.pools.map((p) => p.close()));
-    for (const unsubscribe of this.quiet) unsubscribe();
   }
 }

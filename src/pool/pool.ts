@@ -34,6 +34,8 @@ export interface PoolOptions extends SchedulerOptions {
   tools: Record<string, string>;
   /** Its workers skip the network guard (a pool group of tools allowed the network). */
   networkEnabled?: boolean;
+  /** The `source` of its EVENTS (default: itself); pool groups publish as the whole pool. */
+  eventSource?: object;
 }
 
 /**
@@ -64,10 +66,12 @@ export class ToolPool {
   private sweeper: NodeJS.Timeout | null = null;
   private warming: Promise<void> | null = null;
   private loaded = false;
+  private readonly source: object;
 
   constructor(opts: PoolOptions, tuning: PoolTuning = POOL_TUNING) {
     linearRegexFallback();
     this.opts = opts;
+    this.source = opts.eventSource ?? this;
     this.tuning = tuning;
     const memory = cellMemory(poolCapacity(opts));
     this.scheduler = new Scheduler(
@@ -89,7 +93,7 @@ export class ToolPool {
         youngGenerationMb: tuning.youngGenerationMb,
         idleTimeoutMs: tuning.idleTimeoutMs,
         workerData: { tools: opts.tools, cells: memory, networkEnabled: opts.networkEnabled === true },
-        onError: (err) => EVENTS.workerError.publish({ source: this, err }),
+        onError: (err) => EVENTS.workerError.publish({ source: this.source, err }),
       });
     this.workers = { main: lane('main'), slow: lane('slow') };
     this.lanes = [this.workers.main, this.workers.slow];
@@ -132,7 +136,7 @@ export class ToolPool {
   private send(batch: WorkerBatch): void {
     const controller = new AbortController();
     this.controllers.set(batch, controller);
-    EVENTS.batchSent.publish({ source: this, runs: batch.items.length });
+    EVENTS.batchSent.publish({ source: this.source, runs: batch.items.length });
     const task: RunBatch = {
       batch: batch.id,
       items: batch.items.map(({ toolId, mode, input, cell }) => ({ toolId, mode, input, cell })),
@@ -146,7 +150,7 @@ export class ToolPool {
       (err: unknown) => {
         this.controllers.delete(batch);
         // Terminated (a deadline), out of memory or crashed: Piscina replaces the worker.
-        if (!this.scheduler.closing) EVENTS.workerRestart.publish({ source: this });
+        if (!this.scheduler.closing) EVENTS.workerRestart.publish({ source: this.source });
         this.scheduler.failed(batch, err, Date.now());
       },
     );
