@@ -9,7 +9,8 @@
  *   base     the error table, the run's answer block, settings, API keys and tiers, the
  *            registry of tools, the HTTP edge's helpers (callerOf, sendError), an API
  *            process's link to the primary of HUB_PROCESSES
- *   engine   the limits, the pool, the result cache, the metrics and the run facade over them
+ *   engine   the limits, the pool, the result cache, the metrics and the run facade over them,
+ *            the jobs (queue, webhooks) and the Idempotency-Key store over the facade
  *   content  what is derived from the tools and the facade: the generated docs, the
  *            catalogue (with the route declarations the OpenAPI document describes), the
  *            tool pages, MCP
@@ -47,6 +48,8 @@ const LAYERS = [
       'src/metrics.ts',
       'src/quota-metrics.ts',
       'src/run/',
+      'src/jobs/',
+      'src/idempotency/',
     ],
   ],
   ['content', ['src/docs/', 'src/catalogue/', 'src/pages/', 'src/mcp/']],

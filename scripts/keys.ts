@@ -1,6 +1,7 @@
 // Manages the API keys file (docs/operations.md, "Securing the hub"):
 //   npm run keys -- tier add <name> --multiplier <n> | tier list | tier remove <name>
 //   npm run keys -- add <id> [--tier <name>] | revoke <id> | list | usage [id]
+//   npm run keys -- webhook-secret rotate <id> | webhook-secret retire <id>
 // The file is --file <path>, else API_KEYS_FILE, else ./api-keys.json (npm runs scripts in
 // the project's root, where `API_KEYS_FILE=./api-keys.json npm start` finds it). A new key
 // is printed once and only its SHA-256 is written; send SIGHUP to the hub to load a change.
@@ -12,6 +13,7 @@ import { printUsage } from './keys-usage.js';
 
 const USAGE =
   'usage: npm run keys -- add <id> [--tier <name>] | revoke <id> | list | usage [id] | ' +
+  'webhook-secret rotate <id> | webhook-secret retire <id> | ' +
   'tier add <name> --multiplier <n> | tier list | tier remove <name>   [--file <path>]';
 
 const TIER_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/;
@@ -86,6 +88,37 @@ function tierCommand(sub: string | undefined, name: string | undefined): void {
   }
 }
 
+/** A Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
+function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/**
+ * Rotation (docs/api.md, "Webhooks"): `rotate` adds a second secret, so that every delivery
+ * carries two signatures while receivers move to the new one; `retire` drops the older.
+ */
+function webhookSecretCommand(sub: 'rotate' | 'retire', keyId: string): void {
+  const key = data.keys.find((k) => k.id === keyId);
+  if (!key) fail(`no key id '${keyId}' in ${file}`);
+  const secrets = key.webhookSecrets ?? [];
+  let next: string[];
+  if (sub === 'rotate') {
+    if (secrets.length >= 2) fail(`key '${keyId}' has two webhook secrets; retire the older first`);
+    const secret = newWebhookSecret();
+    next = [...secrets, secret];
+    process.stdout.write(`${secret}\n`);
+  } else {
+    if (secrets.length < 2) fail(`key '${keyId}' has one webhook secret at most; rotate before retiring`);
+    next = secrets.slice(1);
+  }
+  save({ ...data, keys: data.keys.map((k) => (k.id === keyId ? { ...k, webhookSecrets: next } : k)) });
+  say(
+    sub === 'rotate'
+      ? `added a webhook secret to '${keyId}' (shown once); deliveries carry both signatures until you retire the older`
+      : `retired the older webhook secret of '${keyId}'`,
+  );
+}
+
 const [id] = rest;
 if (command === 'tier') {
   tierCommand(rest[0], rest[1]);
@@ -98,15 +131,25 @@ if (command === 'tier') {
     );
   }
   const key = `th_${randomBytes(32).toString('base64url')}`;
+  const secret = newWebhookSecret();
   save({
     ...data,
     keys: [
       ...data.keys,
-      { id, sha256: sha256(key).toString('hex'), ...(tierOption ? { tier: tierOption } : {}) },
+      {
+        id,
+        sha256: sha256(key).toString('hex'),
+        ...(tierOption ? { tier: tierOption } : {}),
+        webhookSecrets: [secret],
+      },
     ],
   });
-  process.stdout.write(`${key}\n`);
-  say(`added '${id}'${tierOption ? ` (tier ${tierOption})` : ''} to ${file}; the key is shown once`);
+  process.stdout.write(`${key}\n${secret}\n`);
+  say(
+    `added '${id}'${tierOption ? ` (tier ${tierOption})` : ''} to ${file}; the key (line 1) and its webhook secret (line 2) are shown once`,
+  );
+} else if (command === 'webhook-secret' && (rest[0] === 'rotate' || rest[0] === 'retire') && rest[1]) {
+  webhookSecretCommand(rest[0], rest[1]);
 } else if (command === 'revoke' && id) {
   if (!data.keys.some((k) => k.id === id)) fail(`no key id '${id}' in ${file}`);
   save({ ...data, keys: data.keys.filter((k) => k.id !== id) });

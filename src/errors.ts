@@ -10,8 +10,8 @@ import { boundMessage } from './shared/quote.js';
 export const ERROR_TABLE = {
   INVALID_INPUT: {
     status: 400,
-    otherStatuses: [401, 404, 415, 417],
-    when: 'missing or ill-typed field, unknown toolId, bad `source`, unparseable input or path (unknown route: 404; wrong content type or a compressed body: 415; an `Expect` other than 100-continue: 417; API keys on and the key missing or unknown: 401 with `WWW-Authenticate: Bearer`)',
+    otherStatuses: [401, 404, 409, 415, 417, 422],
+    when: 'missing or ill-typed field, unknown toolId, bad `source`, unparseable input or path (unknown route or job: 404; cancelling a finished job: 409; wrong content type or a compressed body: 415; an `Expect` other than 100-continue: 417; an `Idempotency-Key` reused with another request: 422; API keys on and the key missing or unknown: 401 with `WWW-Authenticate: Bearer`)',
   },
   UNSUPPORTED_OPTION: {
     status: 400,
@@ -40,8 +40,8 @@ export const ERROR_TABLE = {
   },
   CONCURRENCY_LIMIT: {
     status: 429,
-    otherStatuses: [503],
-    when: 'per-tool or per-client cap on runs in flight, or the memory share of the client (429); the instance is full: queue full, queue wait past its bound or its memory budget in use (503). Both with `Retry-After`',
+    otherStatuses: [409, 503],
+    when: 'per-tool or per-client cap on runs in flight, or the memory share of the client (429); the instance is full: queue full, queue wait past its bound or its memory budget in use (503); the first request with the same `Idempotency-Key` is still running (409). All with `Retry-After`',
   },
   TIMEOUT: {
     status: 504,
@@ -56,7 +56,7 @@ export const ERROR_TABLE = {
   RUNTIME_DISABLED: {
     status: 503,
     otherStatuses: [],
-    when: 'the operator switched every tool run off (RUNTIME_ENABLED)',
+    when: 'the operator switched every tool run off (RUNTIME_ENABLED), or jobs are asked of a hub without Redis',
   },
   TOOL_DISABLED: {
     status: 503,

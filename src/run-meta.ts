@@ -9,7 +9,7 @@
  * wire value predates the other surfaces and stays); `dedicated` a tool's own endpoint.
  * Declared once: the answer schema, the metrics and the docs read this list.
  */
-export const SURFACES = ['runtime', 'dedicated', 'mcp', 'batch'] as const;
+export const SURFACES = ['runtime', 'dedicated', 'mcp', 'batch', 'job'] as const;
 export type Surface = (typeof SURFACES)[number];
 
 /** Who says they are calling (the request's `source`), declared once. */

@@ -7,6 +7,7 @@ import corsPlugin from './plugins/cors.js';
 import errorsPlugin from './plugins/errors.js';
 import facadePlugin from './plugins/facade.js';
 import hostHeaderPlugin from './plugins/host-header.js';
+import jobsPlugin from './plugins/jobs.js';
 import jsonBodyPlugin from './plugins/json-body.js';
 import junkPlugin from './plugins/junk.js';
 import limiterEvictionPlugin from './plugins/limiter-eviction.js';
@@ -22,6 +23,7 @@ import uploadLimitPlugin from './plugins/upload-limit.js';
 import batchRequestRoutes from './routes/batch.js';
 import dedicatedRoutes from './routes/dedicated.js';
 import healthRoutes from './routes/health.js';
+import jobRoutes from './routes/jobs.js';
 import runtimeRoutes from './routes/runtime.js';
 import usageRoutes from './routes/usage.js';
 
@@ -89,6 +91,10 @@ export const WIRING: readonly Part[] = [
     facadePlugin,
     '`app.facade`: the run facade, built from the limits, the pool, the result cache and the metrics',
   ),
+  plugin(
+    jobsPlugin,
+    "`app.jobs`: the job queue on the hub's Redis (BullMQ), this instance's job and webhook workers, their metrics",
+  ),
   plugin(cataloguePlugin, 'skills index and bundle, descriptors, SKILL.md files, OpenAPI, `/docs`'),
   plugin(
     pagesPlugin,
@@ -98,6 +104,7 @@ export const WIRING: readonly Part[] = [
   routes(healthRoutes, '`GET /healthz`, `GET /readyz`'),
   routes(runtimeRoutes, 'the generic runtime endpoint: `GET` and `POST /api/tools/run/`'),
   routes(batchRequestRoutes, 'batch requests: `POST /api/tools/batch/` (up to `BATCH_MAX_RUNS` runs)'),
+  routes(jobRoutes, 'the jobs: `POST`, `GET /api/jobs/`, `GET` and `DELETE /api/jobs/<id>`'),
   routes(dedicatedRoutes, 'the dedicated endpoints, generated from the tool modules: `/api/<slug>/`'),
   routes(usageRoutes, '`GET /api/usage`: what the caller has used of each limit'),
 ];

@@ -34,6 +34,14 @@ export const API_KEYS_SCHEMA = {
           id: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,64}$' },
           sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
           tier: { type: 'string' },
+          webhookSecrets: {
+            description:
+              'The secrets its webhooks are signed with (Standard Webhooks, `whsec_` and base64); two while rotating',
+            type: 'array',
+            minItems: 1,
+            maxItems: 2,
+            items: { type: 'string', pattern: '^whsec_[A-Za-z0-9+/]{32,}={0,2}$' },
+          },
         },
         additionalProperties: false,
       },
@@ -52,6 +60,7 @@ export interface KeyOwner {
 interface StoredKey {
   owner: KeyOwner;
   digest: Buffer;
+  webhookSecrets: string[];
 }
 
 const fileValidator = lazyValidator<ApiKeysFile>(API_KEYS_SCHEMA, { allErrors: true });
@@ -109,8 +118,19 @@ export class ApiKeys {
     this.keys = file.keys.map((key) => ({
       owner: { id: key.id, ...(key.tier ? { tier: tiers.get(key.tier)! } : {}) },
       digest: Buffer.from(key.sha256, 'hex'),
+      webhookSecrets: [...(key.webhookSecrets ?? [])],
     }));
     return this.keys.length;
+  }
+
+  /** The owner of the key with this id as the file says now (a job runs under it), or null once revoked. */
+  ownerById(id: string): KeyOwner | null {
+    return this.keys.find((k) => k.owner.id === id)?.owner ?? null;
+  }
+
+  /** The webhook secrets of the key with this id, as the file says now (rotation applies at once); [] when none or revoked. */
+  webhookSecrets(id: string): string[] {
+    return this.keys.find((k) => k.owner.id === id)?.webhookSecrets ?? [];
   }
 
   /** The owner of `presented`, or null when it is no key of this hub. */

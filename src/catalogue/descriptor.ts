@@ -21,6 +21,8 @@ export interface CatalogueContext {
   runsEnabled: boolean;
   /** Most runs in one batch (BATCH_MAX_RUNS). */
   batchMaxRuns?: number;
+  /** JOBS_BATCH_MAX_RUNS: the most runs of a batch job. */
+  jobsBatchMaxRuns?: number;
 }
 
 /** Whether a remote client can call the tool right now (operator switches included). */

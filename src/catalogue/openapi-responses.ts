@@ -135,3 +135,13 @@ export const CACHE_CONTROL = {
     'RFC 9111 request directives for the result cache: `no-cache` (compute; the result is stored), `no-store` (compute, store nothing), `max-age=N` (no stored result older than N s), `min-fresh=N` (none with less than N s left), `only-if-cached` (a stored result or 504 TIMEOUT, nothing run). A computation counts against every limit like any run; `Pragma: no-cache` is read when Cache-Control is absent',
   schema: { type: 'string' },
 } as const;
+
+/** Idempotency-Key (draft-ietf-httpapi-idempotency-key-header): on every POST that runs tools. */
+export const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'A key of your choosing (1–255 printable characters, quoted or not): the same key with the same request replays the first answer (status, body, its headers, with `Idempotent-Replayed: true`) without running or charging again; with another request it is 422; while the first is still running, 409 with Retry-After. Kept for IDEMPOTENCY_TTL_SEC (24 h), per caller (docs/api.md, "Idempotency-Key")',
+  schema: { type: 'string', minLength: 1, maxLength: 257 },
+} as const;

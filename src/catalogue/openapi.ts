@@ -2,6 +2,7 @@ import { ERROR_CODES, ERROR_TABLE, errorTableMarkdown } from '../errors.js';
 import { RUNTIME_SCHEMAS } from '../run/runtime-input.js';
 import { type CatalogueContext, RUNTIME_PATH } from './descriptor.js';
 import { forGenerators } from './for-generators.js';
+import { JOB_PATH, JOBS_PATH, jobRouteDocs, jobSchemas } from './job-route-docs.js';
 import { MCP_SCHEMAS } from './mcp-schemas.js';
 import { batchRequestSchemas, SECURITY_SCHEMES, TOOL_SECURITY } from './openapi-batch.js';
 import { errorResponses, HEADERS } from './openapi-responses.js';
@@ -29,10 +30,11 @@ export function buildOpenApi(ctx: CatalogueContext, version: string) {
     ...named,
     ...RUNTIME_SCHEMAS,
     ...batchRequestSchemas(maxRuns),
+    ...jobSchemas(ctx.jobsBatchMaxRuns ?? 1000),
     ...toolSchemas(defs),
   };
   const paths: Record<string, Record<string, Record<string, unknown>>> = {};
-  const toolPaths = new Set([RUNTIME_PATH, BATCH_PATH, '/mcp']);
+  const toolPaths = new Set([RUNTIME_PATH, BATCH_PATH, JOBS_PATH, JOB_PATH, '/mcp']);
   for (const def of defs) {
     for (const ep of def.endpoints) {
       paths[ep.path] = dedicatedPath(def, ep) as Record<string, Record<string, unknown>>;
@@ -41,7 +43,13 @@ export function buildOpenApi(ctx: CatalogueContext, version: string) {
   }
   const nameOf = new Map<object, string>(Object.entries(named).map(([name, schema]) => [schema, name]));
   const runtime = runtimeRouteDocs(defs.map((d) => d.id));
-  const declared = [runtime.get, runtime.post, batchRequestRouteDoc(maxRuns), ...Object.values(ROUTE_DOCS)];
+  const declared = [
+    runtime.get,
+    runtime.post,
+    batchRequestRouteDoc(maxRuns),
+    ...Object.values(jobRouteDocs(ctx.jobsBatchMaxRuns ?? 1000)),
+    ...Object.values(ROUTE_DOCS),
+  ];
   Object.assign(paths, routePaths(declared, nameOf));
   // Routes that run tools take an API key when keys are on (docs/operations.md, "Securing the
   // hub"); the others never ask for one.
@@ -60,6 +68,7 @@ export function buildOpenApi(ctx: CatalogueContext, version: string) {
     tags: [
       { name: 'runtime', description: 'Run any tool by toolId' },
       { name: 'tools', description: 'Dedicated tool endpoints' },
+      { name: 'jobs', description: 'Runs that outlive their request: jobs, their answers and webhooks' },
       { name: 'catalogue', description: 'Skills index, bundle, descriptors and this document' },
       { name: 'operations', description: 'Health and metrics' },
       { name: 'mcp', description: 'The same tools for AI agents over the Model Context Protocol' },

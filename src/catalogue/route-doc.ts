@@ -46,13 +46,13 @@ export interface QueryDoc extends ParamDoc {
  * tools' own `endpoints`, which give both their routes and their operations.
  */
 export interface RouteDoc {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** The OpenAPI path, `{name}` for a parameter. */
   url: string;
   operationId: string;
   summary: string;
   description: string;
-  tag: 'runtime' | 'catalogue' | 'operations' | 'mcp';
+  tag: 'runtime' | 'jobs' | 'catalogue' | 'operations' | 'mcp';
   params?: ParamDoc[];
   query?: QueryDoc[];
   /** Request headers worth naming (If-None-Match on the run routes), as OpenAPI header parameters. */

@@ -54,6 +54,17 @@ export const ENV_SCHEMA = {
     'TOOL_PACKAGES_DIR',
     'TOOL_MEMORY_MAX_MB',
     'TOOL_NETWORK',
+    'JOBS_CONCURRENCY',
+    'JOBS_RESULT_TTL_SEC',
+    'JOBS_BATCH_MAX_RUNS',
+    'JOBS_RESULT_MAX_BYTES',
+    'JOBS_LIMIT_WAIT_SEC',
+    'JOBS_LOCK_MS',
+    'IDEMPOTENCY_TTL_SEC',
+    'WEBHOOK_ALLOW_PRIVATE_ADDRESSES',
+    'WEBHOOK_MAX_ATTEMPTS',
+    'WEBHOOK_TIMEOUT_MS',
+    'WEBHOOK_RETRY_BASE_MS',
   ],
   properties: {
     PORT: {
@@ -400,6 +411,93 @@ export const ENV_SCHEMA = {
       default: '',
       description:
         'Comma-separated ids of the tools that may use the network, where their manifest asks for it (toolhub.needs.network); every other tool is refused it',
+    },
+    JOBS_CONCURRENCY: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 256,
+      default: 4,
+      description:
+        'Jobs (POST /api/jobs/) each instance runs at once, taken from the shared queue in Redis; 0: this instance takes none (it still accepts and answers them)',
+    },
+    JOBS_RESULT_TTL_SEC: {
+      type: 'integer',
+      minimum: 60,
+      maximum: 2592000,
+      default: 86400,
+      description: 'How long a finished job, its answer and its webhook attempts are kept',
+    },
+    JOBS_BATCH_MAX_RUNS: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 10000,
+      default: 1000,
+      description: 'Most runs in one batch job (POST /api/jobs/ with `runs`)',
+    },
+    JOBS_RESULT_MAX_BYTES: {
+      type: 'integer',
+      minimum: 1024,
+      maximum: 268435456,
+      default: 16777216,
+      description:
+        'Largest answer a job keeps in Redis; a larger one fails the job with BUDGET_EXCEEDED (reason resultSize)',
+    },
+    JOBS_LIMIT_WAIT_SEC: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 86400,
+      default: 3600,
+      description:
+        "How long a job waits for its caller's limits (a refusal with Retry-After) before it fails with that refusal",
+    },
+    JOBS_LOCK_MS: {
+      type: 'integer',
+      minimum: 1000,
+      maximum: 600000,
+      default: 30000,
+      description:
+        'How long a running job is held without its process renewing the hold: after a crash, another instance takes the job up this much later',
+    },
+    IDEMPOTENCY_TTL_SEC: {
+      type: 'integer',
+      minimum: 60,
+      maximum: 2592000,
+      default: 86400,
+      description: 'How long an Idempotency-Key and the answer it replays are kept',
+    },
+    WEBHOOK_SECRET: {
+      type: 'string',
+      pattern: '^whsec_[A-Za-z0-9+/]{32,}={0,2}( whsec_[A-Za-z0-9+/]{32,}={0,2})?$',
+      description:
+        'With API keys off: the secret webhooks are signed with (`whsec_` and base64); two, space-separated, while rotating (both sign every delivery)',
+    },
+    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: {
+      type: 'boolean',
+      default: false,
+      description:
+        'true: webhooks may reach private, loopback and link-local addresses (tests, a private network); false: refused, after DNS and on every redirect',
+    },
+    WEBHOOK_MAX_ATTEMPTS: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 30,
+      default: 10,
+      description: 'Attempts of one webhook delivery before it is given up (docs/api.md, "Webhooks")',
+    },
+    WEBHOOK_TIMEOUT_MS: {
+      type: 'integer',
+      minimum: 100,
+      maximum: 60000,
+      default: 10000,
+      description: 'A webhook attempt that has no answer within this is a failed attempt',
+    },
+    WEBHOOK_RETRY_BASE_MS: {
+      type: 'integer',
+      minimum: 10,
+      maximum: 600000,
+      default: 5000,
+      description:
+        "The wait before a webhook's second attempt; each later one waits twice the one before (at most an hour), less up to half of it at random, or the receiver's Retry-After",
     },
   },
   additionalProperties: true,

@@ -148,8 +148,8 @@ export class Limits {
   }
 
   /** Counts one request against the client's own limit on GET /api/usage (the same store and turn). */
-  countUsageRead(client: string, policy: StorePolicy): Promise<RateDecision> {
-    return this.countRequests(limitKey(this.prefix, '@usage', client), 1, policy);
+  countUsageRead(client: string, policy: StorePolicy, name = '@usage'): Promise<RateDecision> {
+    return this.countRequests(limitKey(this.prefix, name, client), 1, policy);
   }
 
   /**

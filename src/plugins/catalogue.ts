@@ -59,6 +59,7 @@ export default fp(
       baseUrl,
       runsEnabled,
       batchMaxRuns: env.BATCH_MAX_RUNS,
+      jobsBatchMaxRuns: env.JOBS_BATCH_MAX_RUNS,
       tools: app.tools,
       policies: app.policies,
     };

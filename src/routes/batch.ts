@@ -3,15 +3,16 @@ import { type CacheOutcome, cacheStatusHeader } from '../cache/cache-status.js';
 import { batchRequestEtagOf, matchesEtag } from '../cache/content-key.js';
 import { routeSchema } from '../catalogue/route-doc.js';
 import { batchRequestRouteDoc } from '../catalogue/tool-route-docs.js';
-import { errorJson, HubError } from '../errors.js';
+import { HubError } from '../errors.js';
 import { callerOf } from '../http/caller.js';
 import { JUNK_ERROR_CODES } from '../http/junk.js';
 import { sendError } from '../http/send-error.js';
 import { mergedFields } from '../limits/ratelimit-fields.js';
+import { itemJson } from '../run/answer-json.js';
+import { readBatchRequest, withSource } from '../run/batch-input.js';
 import { fromGeneric } from '../run/input.js';
 import type { RunResult } from '../run/run-types.js';
 import { readRuntimeCall } from '../run/runtime-input.js';
-import { SOURCES, type Source } from '../run-meta.js';
 import { cacheDirectivesOf } from './send-run.js';
 
 /**
@@ -94,39 +95,4 @@ const VALIDATED: CacheOutcome = { status: 'hit', layer: 'etag' };
  */
 function batchRequestFields(answers: readonly RunResult[]): Record<string, string> {
   return mergedFields(answers.flatMap((a) => (a.rate ? [a.rate] : [])));
-}
-
-/** One item of a batch request's answer: the run's own answer body, with its rate-limit block. */
-function itemJson(result: RunResult): string {
-  if (!result.ok) return errorJson(result.error);
-  const rate = JSON.stringify(result.rate.info);
-  return `{"ok":true,"result":${result.resultJson},"runtime":${JSON.stringify(result.meta)},"rateLimit":${rate}}`;
-}
-
-function readBatchRequest(body: unknown, maxRuns: number): { runs: unknown[]; source: Source | undefined } {
-  const shape = 'the body must be a JSON object {"runs": [ … ], "source"?: …}';
-  if (body === null || typeof body !== 'object' || Array.isArray(body))
-    throw new HubError('INVALID_INPUT', shape);
-  const { runs, source, ...rest } = body as Record<string, unknown>;
-  const extra = Object.keys(rest)[0];
-  if (extra !== undefined)
-    throw new HubError('INVALID_INPUT', `unknown field '${extra.slice(0, 100)}'; ${shape}`);
-  if (!Array.isArray(runs) || runs.length === 0)
-    throw new HubError('INVALID_INPUT', `runs must be a non-empty array; ${shape}`);
-  if (runs.length > maxRuns) {
-    throw new HubError(
-      'INPUT_TOO_LARGE',
-      `a batch request holds at most ${maxRuns} runs; this one has ${runs.length}`,
-    );
-  }
-  if (source !== undefined && !SOURCES.includes(source as Source)) {
-    throw new HubError('INVALID_INPUT', `source must be one of: ${SOURCES.join(', ')}`);
-  }
-  return { runs, source: source as Source | undefined };
-}
-
-/** A run without its own `source` takes the batch request's. */
-function withSource(item: unknown, source: Source | undefined): unknown {
-  if (source === undefined || item === null || typeof item !== 'object' || Array.isArray(item)) return item;
-  return 'source' in item ? item : { ...item, source };
 }

@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { cacheStatusHeader } from '../cache/cache-status.js';
 import { type CacheDirectives, readCacheDirectives } from '../cache/request-directives.js';
 import { sendError } from '../http/send-error.js';
-import type { RunResult, RunSuccess } from '../run/run-types.js';
+import { successJson } from '../run/answer-json.js';
+import type { RunResult } from '../run/run-types.js';
 
 /**
  * A run's result as an HTTP answer: the ToolRunSuccess body with the rate headers, its
@@ -29,9 +30,4 @@ export function sendRun(reply: FastifyReply, result: RunResult): FastifyReply {
 /** The request's Cache-Control (and Pragma) directives for the result cache, on every HTTP door alike. */
 export function cacheDirectivesOf(request: FastifyRequest): CacheDirectives | undefined {
   return readCacheDirectives(request.headers['cache-control'], request.headers.pragma);
-}
-
-/** `{"ok":true,"result":…,"runtime":…}` with the result as the worker serialised it. */
-export function successJson(result: RunSuccess): string {
-  return `{"ok":true,"result":${result.resultJson},"runtime":${JSON.stringify(result.meta)}}`;
 }

@@ -18,7 +18,7 @@ export function checkSwitches(
   }
   if (!policy.enabled) throw new HubError('TOOL_DISABLED', `${def.id} is switched off by the operator`);
   // A batch item is a generic runtime call: the operator's switch closes both doors.
-  if ((surface === 'runtime' || surface === 'batch') && !policy.runtimeSurface) {
+  if ((surface === 'runtime' || surface === 'batch' || surface === 'job') && !policy.runtimeSurface) {
     const paths = def.endpoints.map((e) => `${e.methods.join('/')} ${e.path}`).join(', ');
     throw new HubError('TOOL_WRONG_SURFACE', `${def.id} is not callable on /api/tools/run/; use ${paths}`);
   }
