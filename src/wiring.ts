@@ -7,6 +7,7 @@ import corsPlugin from './plugins/cors.js';
 import errorsPlugin from './plugins/errors.js';
 import facadePlugin from './plugins/facade.js';
 import hostHeaderPlugin from './plugins/host-header.js';
+import idempotencyPlugin from './plugins/idempotency.js';
 import jobsPlugin from './plugins/jobs.js';
 import jsonBodyPlugin from './plugins/json-body.js';
 import junkPlugin from './plugins/junk.js';
@@ -90,6 +91,10 @@ export const WIRING: readonly Part[] = [
   plugin(
     facadePlugin,
     '`app.facade`: the run facade, built from the limits, the pool, the result cache and the metrics',
+  ),
+  plugin(
+    idempotencyPlugin,
+    '`Idempotency-Key` on every POST that runs tools: a retry replays the first answer (Redis, else memory)',
   ),
   plugin(
     jobsPlugin,
