@@ -45,7 +45,7 @@ export function webhookWorker(opts: WebhookWorkerOptions): Worker<DeliveryData> 
   const worker = new Worker<DeliveryData>(WEBHOOKS_QUEUE, (job, token) => deliver(opts, job, token), {
     connection: opts.connection,
     prefix: opts.prefix,
-    concurrency: opts.concurrency,
+    concurrency: Math.max(1, opts.concurrency),
     autorun: opts.concurrency > 0,
     settings: {
       backoffStrategy: (attemptsMade: number, _type?: string, err?: Error) =>
