@@ -66,6 +66,7 @@ const PATTERN_WORDS: Record<string, string> = {
   HUB_PROCESSES: '`1`..`99` or `auto`',
   PUBLIC_BASE_URL: 'an `http://` or `https://` address without a trailing `/`',
   CORS_ORIGINS: '`*`, or `http(s)://` origins (host, optional port), comma-separated',
+  WEBHOOK_SECRET: '`whsec_` and base64 (32 bytes or more); two, space-separated, while rotating',
 };
 
 /**

@@ -154,8 +154,8 @@ export class JobQueue {
     const view: JobView = {
       id,
       state,
-      kind: call.kind === 'batch' ? 'batch' : 'run',
-      ...(call.kind === 'batch' ? { runs: call.runs.length } : { toolId: call.toolId }),
+      kind: call.kind === 'runs' ? 'batch' : 'run',
+      ...(call.kind === 'runs' ? { runs: call.runs.length } : { toolId: call.toolId }),
       createdAt: new Date(job.timestamp).toISOString(),
       attempts: job.attemptsStarted,
     };

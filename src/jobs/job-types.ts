@@ -14,7 +14,7 @@ export const FINISHED: ReadonlySet<JobState> = new Set(['succeeded', 'failed', '
  */
 export type JobCall =
   | { kind: 'run'; toolId: string; body: Record<string, unknown> }
-  | { kind: 'batch'; runs: unknown[]; source?: Source }
+  | { kind: 'runs'; runs: unknown[]; source?: Source }
   | { kind: 'mcp'; toolId: string; arguments: Record<string, unknown> };
 
 /** Everything a job carries: its call and who it belongs to. */

@@ -52,14 +52,14 @@ export function waitFor(result: RunResult, now: number, waitUntil: number): numb
 
 /** Runs one job's call through the facade: its answer, or a wait for a single run refused for now. */
 export async function runJob(call: JobCall, ctx: JobRunContext): Promise<JobAnswer | JobWait> {
-  if (call.kind === 'batch') return runBatch(call.runs, call.source, ctx);
+  if (call.kind === 'runs') return runBatch(call.runs, call.source, ctx);
   const result = await runOne(call, ctx, ctx.jobId);
   const refusal = answerOf(result);
   const waitMs = waitFor(result, Date.now(), ctx.waitUntil);
   return waitMs === null ? refusal : { waitMs, refusal };
 }
 
-function runOne(call: Exclude<JobCall, { kind: 'batch' }>, ctx: JobRunContext, requestId: string) {
+function runOne(call: Exclude<JobCall, { kind: 'runs' }>, ctx: JobRunContext, requestId: string) {
   const who = { client: ctx.caller.client, ...(ctx.caller.tier ? { tier: ctx.caller.tier } : {}) };
   if (call.kind === 'mcp') {
     const args = call.arguments;

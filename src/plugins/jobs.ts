@@ -73,14 +73,19 @@ export default fp(
       }),
     ];
     app.addHook('onClose', async () => {
-      // Running jobs finish within the shutdown window; past half of it they are left to
-      // their locks, and another instance takes them up (docs/api.md, "Jobs").
-      const graceful = Promise.allSettled(workers.map((w) => w.close()));
-      const bound = new Promise((r) => setTimeout(r, env.SHUTDOWN_TIMEOUT_MS / 2).unref());
-      await Promise.race([graceful, bound]);
-      await Promise.allSettled(workers.map((w) => w.close(true)));
-      await queue.close();
+      // Running jobs finish within half the shutdown window; past it they are left to their
+      // locks, and another instance takes them up (docs/api.md, "Jobs"). With Redis away
+      // BullMQ's own close waits for it: the connection is cut at the bound all the same.
+      // A queue whose Redis is away has nothing to finish: it is cut at once.
+      const half = connection.status === 'ready' ? env.SHUTDOWN_TIMEOUT_MS / 2 : 0;
+      const bound = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
+      const closing = (async () => {
+        await Promise.race([Promise.allSettled(workers.map((w) => w.close())), bound(half)]);
+        await Promise.allSettled([...workers.map((w) => w.close(true)), queue.close()]);
+      })();
+      await Promise.race([closing, bound(half + 1000)]);
       connection.disconnect();
+      for (const w of workers) w.disconnect().catch(() => {});
     });
   },
   {

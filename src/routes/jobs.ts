@@ -136,7 +136,7 @@ async function readJobRequest(
   let call: JobCall;
   if ('runs' in rest) {
     const { runs, source } = readBatchRequest(rest, app.hubConfig.env.JOBS_BATCH_MAX_RUNS);
-    call = { kind: 'batch', runs, ...(source ? { source } : {}) };
+    call = { kind: 'runs', runs, ...(source ? { source } : {}) };
   } else {
     const generic = readRuntimeCall(rest, 'body');
     const prepared = app.facade.prepare({
