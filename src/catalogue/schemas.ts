@@ -45,7 +45,7 @@ export const RESPONSE_SCHEMAS = {
       surface: {
         enum: [...SURFACES],
         description:
-          'Where the run came in: `runtime` the generic runtime endpoint, `dedicated` a dedicated endpoint, `batch` an item of a batch, `mcp` a tools/call',
+          'Where the run came in: `runtime` the generic runtime endpoint, `dedicated` a dedicated endpoint, `batch` an item of a batch, `job` a job (POST /api/jobs/), `mcp` a tools/call (a task too)',
       },
       source: { enum: [...SOURCES] },
       mode: str,
