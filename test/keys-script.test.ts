@@ -39,14 +39,25 @@ describe('npm run keys', { timeout: 180_000 }, () => {
     );
     const add = keys(['add', 'team-a', '--tier', 'pro']);
     expect(add.status, add.stderr).toBe(0);
-    const key = add.stdout.trim();
+    // The key, then its webhook secret (docs/api.md, "Webhooks"): both shown once.
+    const [key, secret] = add.stdout.trim().split('\n');
     expect(key).toMatch(/^th_[A-Za-z0-9_-]{43}$/);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(add.stderr).toContain(`added 'team-a' (tier pro) to ${file}`);
     expect(readApiKeysFile(file)).toEqual({
       tiers: { pro: { multiplier: 10 } },
-      keys: [{ id: 'team-a', sha256: sha256(key).toString('hex'), tier: 'pro' }],
+      keys: [{ id: 'team-a', sha256: sha256(key!).toString('hex'), tier: 'pro', webhookSecrets: [secret] }],
     });
     expect(readFileSync(file, 'utf8')).not.toContain(key);
+    // Rotation: a second secret, printed once; retiring drops the first.
+    const rotated = keys(['webhook-secret', 'rotate', 'team-a']);
+    expect(rotated.status, rotated.stderr).toBe(0);
+    const next = rotated.stdout.trim();
+    expect(next).toMatch(/^whsec_/);
+    expect(readApiKeysFile(file).keys[0]!.webhookSecrets).toEqual([secret, next]);
+    expect(keys(['webhook-secret', 'rotate', 'team-a']).stderr).toContain('has two webhook secrets');
+    expect(keys(['webhook-secret', 'retire', 'team-a']).status).toBe(0);
+    expect(readApiKeysFile(file).keys[0]!.webhookSecrets).toEqual([next]);
     expect(keys(['list']).stdout).toBe('team-a pro\n');
     expect(keys(['tier', 'list']).stdout).toBe('pro 10\n');
   });
@@ -95,7 +106,7 @@ describe('npm run keys', { timeout: 180_000 }, () => {
   it("usage: what each key used of every tool, read from the hub's Redis", async () => {
     await requireRedis();
     expect(keys(['tier', 'add', 'pro', '--multiplier', '2']).status).toBe(0);
-    const key = keys(['add', 'team-a', '--tier', 'pro']).stdout.trim();
+    const key = keys(['add', 'team-a', '--tier', 'pro']).stdout.split('\n')[0]!;
     expect(keys(['add', 'team-b']).status).toBe(0);
     // A quota for the tier, written by hand (docs/operations.md, "Quotas"); changing the
     // tier's multiplier with the script keeps it.

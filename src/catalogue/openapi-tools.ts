@@ -1,5 +1,5 @@
 import type { ToolEndpoint, ToolSpec } from '../shared/tool-def.js';
-import { CACHE_CONTROL, IF_NONE_MATCH, ref, runResponses } from './openapi-responses.js';
+import { CACHE_CONTROL, IDEMPOTENCY_KEY, IF_NONE_MATCH, ref, runResponses } from './openapi-responses.js';
 
 /**
  * The tools' part of the OpenAPI document, from the tool modules alone: each endpoint's
@@ -115,7 +115,7 @@ export function dedicatedPath(def: ToolSpec, ep: ToolEndpoint): Record<string, u
     ops.post = {
       ...base,
       operationId: `${id}Post`,
-      parameters: [IF_NONE_MATCH, CACHE_CONTROL],
+      parameters: [IF_NONE_MATCH, CACHE_CONTROL, IDEMPOTENCY_KEY],
       requestBody: { $ref: `#/components/requestBodies/${inputName(def, ep)}` },
       responses: runResponses(successName(def)),
     };

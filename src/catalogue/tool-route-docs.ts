@@ -3,6 +3,7 @@ import { RUNTIME_PATH } from './descriptor.js';
 import {
   CACHE_CONTROL,
   ERROR_STATUSES,
+  IDEMPOTENCY_KEY,
   IF_NONE_MATCH,
   NOT_MODIFIED,
   RATELIMIT_FIELDS,
@@ -69,7 +70,7 @@ export function runtimeRouteDocs(toolIds: readonly string[]): { get: RouteDoc; p
       summary: 'Run a tool by toolId (nested or flat JSON body)',
       description: "a, b and c are the tool's fields in its order; numbers are taken as their text.",
       tag: 'runtime',
-      requestHeaders: [IF_NONE_MATCH, CACHE_CONTROL],
+      requestHeaders: [IF_NONE_MATCH, CACHE_CONTROL, IDEMPOTENCY_KEY],
       body: { description: 'A generic runtime body, nested or flat', schema: runBody },
       answers,
     },
@@ -97,7 +98,7 @@ export function batchRequestRouteDoc(maxRuns: number): RouteDoc {
     description:
       'Each run is answered as it alone would have been, in request order, with its own runtime and rateLimit (docs/api.md, "Batch runs").',
     tag: 'runtime',
-    requestHeaders: [BATCH_IF_NONE_MATCH, BATCH_CACHE_CONTROL],
+    requestHeaders: [BATCH_IF_NONE_MATCH, BATCH_CACHE_CONTROL, IDEMPOTENCY_KEY],
     body: { description: 'The runs, and a source for those that do not say', schema: ref('BatchRequest') },
     answers: {
       200: {
@@ -112,7 +113,7 @@ export function batchRequestRouteDoc(maxRuns: number): RouteDoc {
           "Not Modified: If-None-Match named the batch request's ETag and every run was admitted; nothing ran",
         headers: { ...RATELIMIT_FIELDS, ETag: RUN_HEADERS.ETag, 'Cache-Status': RUN_HEADERS['Cache-Status'] },
       },
-      ...errors([400, 401, 413, 415, 429, 503]),
+      ...errors([400, 401, 409, 413, 415, 422, 429, 503]),
     },
   };
 }
