@@ -17,6 +17,8 @@ export interface AttemptOutcome {
 export interface PostOptions {
   allowPrivate: boolean;
   timeoutMs: number;
+  /** Resolves and checks each hop's host: resolveAllowed (its tests pass their own first hop). */
+  resolve?: typeof resolveAllowed;
 }
 
 const MAX_REDIRECTS = 5;
@@ -44,7 +46,7 @@ export async function postWebhook(
   try {
     for (let hop = 0; ; hop++) {
       const target = checkWebhookUrl(at);
-      const addresses = await resolveAllowed(target.hostname, opts.allowPrivate);
+      const addresses = await (opts.resolve ?? resolveAllowed)(target.hostname, opts.allowPrivate);
       const answer = await postOnce(target, addresses, headers, body, signal);
       const location = answer.headers.location;
       answer.resume();
