@@ -72,6 +72,10 @@ export const JOB_SCHEMA = {
     id: { type: 'string', description: 'The job id (`job_` and 24 characters)' },
     state: { enum: [...JOB_STATES] },
     kind: { enum: ['run', 'batch'] },
+    task: {
+      const: true,
+      description: 'Made by an MCP tools/call as a task: its answer body is the call result',
+    },
     toolId: { type: 'string' },
     runs: { type: 'integer', description: 'A batch job: how many runs' },
     createdAt: isoTime,

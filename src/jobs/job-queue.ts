@@ -88,7 +88,7 @@ export class JobQueue {
       if (ids.length === 0) return { jobs, next: null };
       for (const id of ids) {
         at += 1;
-        const view = await this.view(id, owner, false);
+        const view = await this.view(id, owner, withAnswers);
         if (view) jobs.push(view);
         else await this.redis.zrem(index, id);
         if (jobs.length === limit) break;
@@ -155,6 +155,7 @@ export class JobQueue {
       id,
       state,
       kind: call.kind === 'runs' ? 'batch' : 'run',
+      ...(call.kind === 'mcp' ? { task: true as const } : {}),
       ...(call.kind === 'runs' ? { runs: call.runs.length } : { toolId: call.toolId }),
       createdAt: new Date(job.timestamp).toISOString(),
       attempts: job.attemptsStarted,

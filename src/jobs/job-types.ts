@@ -55,6 +55,8 @@ export interface JobView {
   id: string;
   state: JobState;
   kind: 'run' | 'batch';
+  /** Made by an MCP `tools/call` as a task (src/mcp/tasks.ts): its answer is the call's result. */
+  task?: true;
   toolId?: string;
   runs?: number;
   createdAt: string;

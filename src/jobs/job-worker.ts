@@ -5,7 +5,7 @@ import type { RunFacade } from '../run/facade.js';
 import type { RunLog } from '../run/run-types.js';
 import { JOBS_QUEUE, type JobQueue, webhookJobId } from './job-queue.js';
 import type { JobAnswer, JobData } from './job-types.js';
-import { type JobCaller, runJob } from './run-job.js';
+import { type JobCaller, type JobRunContext, runJob } from './run-job.js';
 import type { DeliveryData } from './webhooks/webhook-worker.js';
 
 export interface JobWorkerOptions {
@@ -23,6 +23,8 @@ export interface JobWorkerOptions {
   ttlSec: number;
   webhookAttempts: number;
   log: RunLog;
+  /** An MCP task's answer body (src/jobs/run-job.ts). */
+  callResult: JobRunContext['callResult'];
   /** A job ended: its outcome (the metrics). */
   onFinished: (outcome: 'succeeded' | 'failed' | 'cancelled') => void;
 }
@@ -81,6 +83,7 @@ async function runQueued(
       waitUntil: job.timestamp + opts.limitWaitMs,
       batchParallel: 4,
       stopped: () => cancelled,
+      callResult: opts.callResult,
     });
     if ('waitMs' in out) {
       // Refused for now by the owner's limits: back to the queue until the limit refills,

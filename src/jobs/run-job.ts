@@ -26,6 +26,8 @@ export interface JobRunContext {
   batchParallel: number;
   /** Stops the batch's waiting early (the job was cancelled, the instance is closing). */
   stopped: () => boolean;
+  /** An MCP task's answer body: the `tools/call` result the call alone would have given (src/mcp/call-result.ts). */
+  callResult: (result: RunResult) => string;
 }
 
 /** A single run refused for now: the worker puts the job back for this long (src/jobs/job-worker.ts). */
@@ -54,7 +56,10 @@ export function waitFor(result: RunResult, now: number, waitUntil: number): numb
 export async function runJob(call: JobCall, ctx: JobRunContext): Promise<JobAnswer | JobWait> {
   if (call.kind === 'runs') return runBatch(call.runs, call.source, ctx);
   const result = await runOne(call, ctx, ctx.jobId);
-  const refusal = answerOf(result);
+  const refusal =
+    call.kind === 'mcp'
+      ? { ok: result.ok, status: result.ok ? 200 : result.error.status, body: ctx.callResult(result) }
+      : answerOf(result);
   const waitMs = waitFor(result, Date.now(), ctx.waitUntil);
   return waitMs === null ? refusal : { waitMs, refusal };
 }

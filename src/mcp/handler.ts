@@ -2,6 +2,7 @@ import { createMcpHandler, validateHostHeader, validateOriginHeader } from '@mod
 import { answerDirect, type DirectAnswer, type DirectRequest } from './direct.js';
 import { boundErrorAnswer, longHeaderValues } from './echo.js';
 import { type McpCaller, type McpParts, mcpServer } from './server.js';
+import { answerTask } from './tasks.js';
 
 /** What the /mcp route needs of the official SDK; src/plugins/mcp.ts loads this module lazily. */
 export interface McpHandler {
@@ -33,7 +34,8 @@ export function mcpHandler(parts: McpParts, onerror: (err: unknown) => void): Mc
       const from = validateOriginHeader(origin, allowedHosts);
       return from.ok ? null : from.message;
     },
-    direct: (request, caller) => answerDirect(parts, caller, request),
+    direct: async (request, caller) =>
+      (await answerTask(parts, caller, request)) ?? answerDirect(parts, caller, request),
     fetch: async (request, caller) => {
       const response = await handler.fetch(request, {
         authInfo: { token: '', clientId: caller.client, scopes: [], extra: { caller } },

@@ -7,6 +7,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Tier } from '../auth/tiers.js';
+import type { JobQueue } from '../jobs/job-queue.js';
 import type { RunFacade } from '../run/facade.js';
 import { fromArguments } from '../run/input.js';
 import type { RunLog, RunResult } from '../run/run-types.js';
@@ -15,6 +16,7 @@ import { toCallResult } from './call-result.js';
 import type { McpListings } from './listings.js';
 import { paramsError } from './params-error.js';
 import { type McpResource, USAGE_RESOURCE } from './resources.js';
+import { TASK_CAPABILITIES } from './tasks.js';
 import { type McpTool, modeArgument } from './tools.js';
 
 /** Who is calling: counted by the same limits as an HTTP client with this identity. */
@@ -30,6 +32,12 @@ export interface McpCaller {
 
 export interface McpParts {
   facade: RunFacade;
+  /** The jobs a task is (src/mcp/tasks.ts); null without the hub's Redis: no tasks. */
+  jobs: JobQueue | null;
+  /** How long a finished task is kept (JOBS_RESULT_TTL_SEC), in ms. */
+  taskTtlMs: number;
+  /** The server's name, title and version, as results' `_meta` carry them. */
+  identity: ReturnType<typeof serverIdentity>;
   tools: McpTool[];
   resources: Map<string, McpResource>;
   listings: McpListings;
@@ -64,7 +72,7 @@ class HubServer extends Server {
  */
 export function mcpServer(parts: McpParts, caller: McpCaller): Server {
   const server = new HubServer(serverIdentity(parts.version), {
-    capabilities: { tools: {}, resources: {} },
+    capabilities: { tools: {}, resources: {}, ...(parts.jobs ? TASK_CAPABILITIES : {}) },
     instructions:
       "Developer and AI tools run by the hub. Read a tool's SKILL.md resource before its first call. A refused call is a result with isError whose text is a JSON error with an errorCode (also in _meta.error); honour retryAfterSec and never retry INVALID_INPUT unchanged.",
   });

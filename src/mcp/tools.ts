@@ -16,7 +16,7 @@ export function modeArgument(def: ToolSpec): string {
  * format-detective take `mode: "detect" | "convert"` instead of becoming two tools), so an
  * agent sees one schema and one name per tool.
  */
-export function mcpTools(tools: Map<string, RegisteredTool>): McpTool[] {
+export function mcpTools(tools: Map<string, RegisteredTool>, tasks = false): McpTool[] {
   return [...tools.values()]
     .map(({ def }) => def)
     .sort((a, b) => a.id.localeCompare(b.id))
@@ -33,6 +33,8 @@ export function mcpTools(tools: Map<string, RegisteredTool>): McpTool[] {
         idempotentHint: true,
         openWorldHint: false,
       },
+      // Every run may be a task when the hub has its Redis (docs/api.md, "MCP tasks").
+      ...(tasks ? { execution: { taskSupport: 'optional' as const } } : {}),
     }));
 }
 

@@ -7,6 +7,7 @@ import { JobQueue } from '../jobs/job-queue.js';
 import { jobWorker } from '../jobs/job-worker.js';
 import type { JobCaller } from '../jobs/run-job.js';
 import { webhookWorker } from '../jobs/webhooks/webhook-worker.js';
+import { toCallResult } from '../mcp/call-result.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -54,6 +55,7 @@ export default fp(
         ttlSec: env.JOBS_RESULT_TTL_SEC,
         webhookAttempts: env.WEBHOOK_MAX_ATTEMPTS,
         log: app.log,
+        callResult: (result) => JSON.stringify(toCallResult(result)),
         onFinished: metrics.finished,
       }),
       webhookWorker({

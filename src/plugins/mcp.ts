@@ -5,7 +5,7 @@ import { mcpAllowedHosts } from '../mcp/hosts.js';
 import { mcpListings } from '../mcp/listings.js';
 import { McpMessageLimit } from '../mcp/message-limit.js';
 import { MCP_RESOURCE_TEMPLATES, mcpResources } from '../mcp/resources.js';
-import type { McpParts } from '../mcp/server.js';
+import { type McpParts, serverIdentity } from '../mcp/server.js';
 import { mcpTools } from '../mcp/tools.js';
 import type { MessageArrayBounds } from '../mcp/wire.js';
 import { hubVersion } from '../registry.js';
@@ -23,10 +23,13 @@ export interface McpOptions extends MessageArrayBounds {
 /** What the MCP door is made of, from the app's registry and catalogue (the tests build it too). */
 export function mcpParts(app: FastifyInstance): McpParts {
   const version = hubVersion();
-  const tools = mcpTools(app.tools);
+  const tools = mcpTools(app.tools, app.jobs !== null);
   const resources = mcpResources(app.catalogue);
   return {
     facade: app.facade,
+    jobs: app.jobs,
+    taskTtlMs: app.hubConfig.env.JOBS_RESULT_TTL_SEC * 1000,
+    identity: serverIdentity(version),
     tools,
     resources,
     listings: mcpListings(tools, resources, MCP_RESOURCE_TEMPLATES),
@@ -97,5 +100,8 @@ export default fp(
       });
     });
   },
-  { name: 'toolhub-mcp', dependencies: ['toolhub-facade', 'toolhub-catalogue', 'toolhub-limits'] },
+  {
+    name: 'toolhub-mcp',
+    dependencies: ['toolhub-facade', 'toolhub-catalogue', 'toolhub-limits', 'toolhub-jobs'],
+  },
 );
