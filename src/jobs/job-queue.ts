@@ -78,6 +78,7 @@ export class JobQueue {
     owner: string,
     offset: number,
     limit: number,
+    withAnswers = false,
   ): Promise<{ jobs: JobView[]; next: number | null }> {
     const index = this.ownerKey(owner);
     const jobs: JobView[] = [];
