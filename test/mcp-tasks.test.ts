@@ -6,7 +6,12 @@
  * it. A real hub on loopback, a real Redis.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createTaskSessionFromClient, resultFromTaskOutcome } from '@modelcontextprotocol/ext-tasks/client';
+import {
+  createTaskSessionFromClient,
+  type RawClientDispatch,
+  resultFromTaskOutcome,
+} from '@modelcontextprotocol/ext-tasks/client';
+import type { JsonValue } from '@modelcontextprotocol/ext-tasks/core';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -141,9 +146,9 @@ describe('SDK 1.x experimental tasks client, 2025-11-25', () => {
 });
 
 /** The ext-tasks session's raw path for 2026-07-28 task messages: a POST with the standard headers. */
-function rawDispatchFor(at: URL, who: number) {
+function rawDispatchFor(at: URL, who: number): RawClientDispatch {
   let id = 0;
-  return async (request: unknown) => {
+  return async (request) => {
     const { method, params = {} } = request as { method: string; params?: Record<string, unknown> };
     const named = (params.name ?? params.taskId) as string | undefined;
     const res = await fetch(at, {
@@ -160,8 +165,8 @@ function rawDispatchFor(at: URL, who: number) {
     });
     const body = (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
     return body.error
-      ? { kind: 'error' as const, error: body.error }
-      : { kind: 'result' as const, result: body.result as never };
+      ? { kind: 'error', error: body.error }
+      : { kind: 'result', result: body.result as JsonValue };
   };
 }
 
@@ -171,15 +176,13 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('the ext-tasks client, %s',
     const client = new Client(info, modern ? { versionNegotiation: { mode: { pin: revision } } } : {});
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: headersOf(0) } }));
     expect(client.getProtocolEra()).toBe(modern ? 'modern' : 'legacy');
-    const session = createTaskSessionFromClient(client, {
-      endpointId: 'tool-hub',
-      ...(modern
-        ? {
-            rawDispatch: rawDispatchFor(url, 0),
-            v2RequestFraming: { protocolVersion: revision, clientInfo: info, clientCapabilities: {} },
-          }
-        : {}),
-    });
+    const session = modern
+      ? createTaskSessionFromClient(client, {
+          endpointId: 'tool-hub',
+          rawDispatch: rawDispatchFor(url, 0),
+          v2RequestFraming: { protocolVersion: revision, clientInfo: info, clientCapabilities: {} },
+        })
+      : createTaskSessionFromClient(client, { endpointId: 'tool-hub' });
     try {
       const execution = await session.callTool(
         'fx-echo',
