@@ -19,6 +19,8 @@ export interface HubConfig {
    * every run's decision also counts and checks them (in the same script call).
    */
   policy: 'fast' | 'timeouts' | 'cached' | 'quota';
+  /** Further settings (the jobs stage's JOBS_CONCURRENCY). */
+  env?: Record<string, string>;
 }
 
 const NEVER_REJECT = {
@@ -94,7 +96,7 @@ function hubEnv(config: HubConfig, ctx: HubContext, port: number): Record<string
   else if (config.redis) env.REDIS_URL = ctx.redisUrl;
   if (config.poolThreads !== undefined) env.POOL_THREADS = String(config.poolThreads);
   if (config.processes !== undefined) env.HUB_PROCESSES = String(config.processes);
-  return env;
+  return { ...env, ...config.env };
 }
 
 export function describeHub(config: HubConfig): string {

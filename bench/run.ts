@@ -9,6 +9,7 @@ import { stopActiveLoad } from './drive.js';
 import { interruption, progressLine, runScenario, type Servers } from './execute.js';
 import { type FirstRun, firstRunTable, measureFirstRuns } from './first-runs.js';
 import { type HubContext, hubIndexBytes, writePolicyFiles } from './hub.js';
+import { type JobsFigures, jobsTable, measureJobs } from './jobs.js';
 import { describeMachine, loadNow, machineLine } from './machine.js';
 import { parseOptions } from './options.js';
 import { killAllNow, StartError, startServer, stopAll } from './processes.js';
@@ -58,6 +59,7 @@ let soak: { record: SoakRecord; figures: SoakFigures } | null = null;
 let boot: BootFigures | null = null;
 let firstRuns: FirstRun[] | null = null;
 let scaling: ScalingRow[] | null = null;
+let jobs: JobsFigures[] | null = null;
 const tmp = await mkdtemp(join(tmpdir(), 'toolhub-bench-'));
 
 log(`Tool Hub benchmark: ${machineLine(machine)}`);
@@ -101,6 +103,14 @@ try {
   if (opts.only.length === 0 || opts.only.includes('first-runs')) {
     firstRuns = await measureFirstRuns(hub);
     log(`first runs (one worker thread, each example twice):\n${firstRunTable(firstRuns)}\n`);
+  }
+  // Jobs (POST /api/jobs/) against the synchronous run of the same tool, side by side.
+  if (opts.only.length === 0 || opts.only.includes('jobs')) {
+    const n = opts.quick ? 300 : 2000;
+    jobs = [];
+    for (const concurrency of opts.quick ? [4] : [4, 16])
+      jobs.push(await measureJobs(hub, servers.redisPids[0] ?? null, n, 32, concurrency));
+    log(`jobs against synchronous runs (token-counter, 32 clients):\n${jobsTable(jobs)}\n`);
   }
   if (opts.scaling.length > 0) {
     log(`scaling: HUB_PROCESSES ${opts.scaling.join(', ')} beside as many bare fastify processes`);
@@ -170,7 +180,7 @@ const title = `Tool Hub: ratios against the issue-5 targets, ${date}${opts.quick
 const files: [string, string][] = [
   [
     `${date}.json`,
-    `${JSON.stringify({ machine, options: opts, scenarios: scenarios.map(describeScenario), runs, summaries, ratios, boot, firstRuns, scaling, soak: soak?.record ?? null, problems }, null, 2)}\n`,
+    `${JSON.stringify({ machine, options: opts, scenarios: scenarios.map(describeScenario), runs, summaries, ratios, boot, firstRuns, scaling, jobs, soak: soak?.record ?? null, problems }, null, 2)}\n`,
   ],
   [
     `${date}.md`,
@@ -185,6 +195,7 @@ const files: [string, string][] = [
       svgName,
     }) +
       (firstRuns ? `\n## First runs\n\n${firstRunTable(firstRuns)}\n` : '') +
+      (jobs ? `\n## Jobs against synchronous runs\n\n${jobsTable(jobs)}\n` : '') +
       (scaling ? `\n## Scaling (HUB_PROCESSES)\n\n${scalingTable(scaling)}\n` : ''),
   ],
   [svgName, ratioChart(ratios, title, machineLine(machine))],
