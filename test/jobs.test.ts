@@ -178,6 +178,26 @@ describe('a job', () => {
   });
 });
 
+describe('Prefer: respond-async', () => {
+  it('makes the generic runtime and the batch POST a job, and says so', async () => {
+    for (const [url, body] of [
+      ['/api/tools/run/', { toolId: 'fx-echo', input: { a: 'later please' } }],
+      ['/api/tools/batch/', { runs: [{ toolId: 'fx-echo', input: { a: 'later please' } }] }],
+    ] as const) {
+      const res = await app.inject({
+        method: 'POST',
+        url,
+        headers: { ...as('alice'), prefer: 'respond-async, wait=0' },
+        payload: body,
+      });
+      expect(res.statusCode, url).toBe(202);
+      expect(res.headers['preference-applied']).toBe('respond-async');
+      const done = await until(app, res.headers.location as string, as('alice'), finished);
+      expect(done.state).toBe('succeeded');
+    }
+  });
+});
+
 describe('a webhook', () => {
   it('is signed with both secrets while one rotates, and retried after a 5xx until a 2xx', async () => {
     const res = await submit(app, { toolId: 'fx-echo', input: { a: 'tell me' }, callbackUrl: receiver.url });

@@ -204,3 +204,49 @@ describe.each(['2025-11-25', '2026-07-28'] as const)('the ext-tasks client, %s',
     }
   });
 });
+
+describe('the 2026-07-28 task methods on the wire', () => {
+  const post = (method: string, params: Record<string, unknown>, named: string) =>
+    fetch(url, {
+      method: 'POST',
+      headers: {
+        ...headersOf(0),
+        accept: 'application/json, text/event-stream',
+        'content-type': 'application/json',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': method,
+        'mcp-name': named,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    }).then((r) => r.json() as Promise<{ result?: Record<string, unknown>; error?: { code: number } }>);
+  const declared = {
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': info,
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+    },
+  };
+
+  it('refuses the extension methods to a client that did not declare it, and acknowledges a late cancel', async () => {
+    const created = await post(
+      'tools/call',
+      { name: 'fx-echo', arguments: { text: 'wire' }, ...declared },
+      'fx-echo',
+    );
+    expect(created.result).toMatchObject({ resultType: 'task', status: 'working', pollIntervalMs: 500 });
+    const taskId = created.result!.taskId as string;
+    expect((await post('tasks/get', { taskId }, taskId)).error?.code).toBe(-32021);
+    let task: Record<string, unknown> = {};
+    for (let i = 0; i < 400 && task.status !== 'completed'; i++) {
+      task = (await post('tasks/get', { taskId, ...declared }, taskId)).result!;
+      if (task.status !== 'completed') await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(task).toMatchObject({
+      status: 'completed',
+      result: { resultType: 'complete', structuredContent: {} },
+    });
+    expect((await post('tasks/cancel', { taskId, ...declared }, taskId)).result).toMatchObject({
+      resultType: 'complete',
+    });
+  });
+});

@@ -87,6 +87,12 @@ export async function answerTask(
   if (era === 'modern' && method === 'tasks/result') return null;
   const taskId = params.taskId;
   if (typeof taskId !== 'string') return null;
+  // The extension's methods are for a client that declared it (its -32021).
+  if (era === 'modern' && !declaresTasks(params))
+    return fail(
+      -32021,
+      `${method} needs the ${TASKS_EXTENSION} extension, declared in _meta["${CLIENT_CAPABILITIES}"]`,
+    );
   const found = await jobs.view(taskId, caller.client);
   if (!found || !isTask(found)) return fail(-32602, `Task not found: ${taskId.slice(0, 100)}`);
 
@@ -95,6 +101,8 @@ export async function answerTask(
   }
   if (method === 'tasks/cancel') {
     const outcome = await jobs.cancel(taskId, caller.client);
+    // 2026-07-28 acknowledges a cancel of an ended task; 2025-11-25 refuses it.
+    if (outcome === 'finished' && era === 'modern') return reply({});
     if (outcome === 'finished')
       return fail(-32602, `Cannot cancel task ${taskId}: it is already ${statusOf(found)}`);
     const view = (await jobs.view(taskId, caller.client)) ?? found;

@@ -13,6 +13,7 @@ import { readBatchRequest, withSource } from '../run/batch-input.js';
 import { fromGeneric } from '../run/input.js';
 import type { RunResult } from '../run/run-types.js';
 import { readRuntimeCall } from '../run/runtime-input.js';
+import { preferredAsync } from './jobs.js';
 import { cacheDirectivesOf } from './send-run.js';
 
 /**
@@ -27,6 +28,9 @@ export default async function batchRequestRoutes(app: FastifyInstance): Promise<
   const opts = { maxRuns: app.hubConfig.env.BATCH_MAX_RUNS };
   const doc = batchRequestRouteDoc(opts.maxRuns);
   app.post(doc.url, { config: { toolSurface: true }, schema: routeSchema(doc) }, async (request, reply) => {
+    // Prefer: respond-async: a batch job, up to JOBS_BATCH_MAX_RUNS runs (docs/api.md, "Jobs").
+    const queued = await preferredAsync(app, request, reply);
+    if (queued) return queued;
     const { runs, source } = readBatchRequest(request.body, opts.maxRuns);
     const caller = callerOf(request);
     // The batch request's Cache-Control applies to each of its runs.

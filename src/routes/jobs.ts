@@ -57,16 +57,10 @@ export default async function jobRoutes(app: FastifyInstance): Promise<void> {
     }
     return { jobs, owner: client };
   };
-  const sendJob = (reply: FastifyReply, status: number, view: unknown) =>
-    reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(view));
 
   app.post(docs.submit.url, { config, schema: routeSchema(docs.submit) }, async (request, reply) => {
     const { jobs, owner } = await jobsFor(request);
-    const { call, callbackUrl } = await readJobRequest(app, request, jobs, owner);
-    const data: JobData = { owner, call, requestId: request.id, ...(callbackUrl ? { callbackUrl } : {}) };
-    const id = await jobs.submit(data);
-    const view = await jobs.view(id, owner);
-    return sendJob(reply.header('Location', `/api/jobs/${id}`), 202, view);
+    return acceptJob(app, request, reply, jobs, owner, request.body);
   });
 
   app.get(docs.list.url, { config, schema: routeSchema(docs.list) }, async (request, reply) => {
@@ -102,6 +96,43 @@ export default async function jobRoutes(app: FastifyInstance): Promise<void> {
   });
 }
 
+const sendJob = (reply: FastifyReply, status: number, view: unknown) =>
+  reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(view));
+
+/** Queues a job request's body and answers 202 with the job and its Location. */
+export async function acceptJob(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  jobs: JobQueue,
+  owner: string,
+  body: unknown,
+): Promise<FastifyReply> {
+  const { call, callbackUrl } = await readJobRequest(app, request, jobs, owner, body);
+  const data: JobData = { owner, call, requestId: request.id, ...(callbackUrl ? { callbackUrl } : {}) };
+  const id = await jobs.submit(data);
+  const view = await jobs.view(id, owner);
+  return sendJob(reply.header('Location', `/api/jobs/${id}`), 202, view);
+}
+
+/**
+ * `Prefer: respond-async` (RFC 7240) on the generic runtime's and the batch's POST: the same
+ * job POST /api/jobs/ would make, with `Preference-Applied`. Without the hub's Redis the
+ * preference is not honoured and the call answers in place, as RFC 7240 allows.
+ */
+export async function preferredAsync(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | null> {
+  const prefer = request.headers.prefer;
+  if (!app.jobs || typeof prefer !== 'string' || !/(^|[,;\s])respond-async($|[,;\s])/i.test(prefer))
+    return null;
+  const owner = callerOf(request).client;
+  reply.header('Preference-Applied', 'respond-async');
+  return acceptJob(app, request, reply, app.jobs, owner, request.body);
+}
+
 function noSuchJob(): HubError {
   return new HubError('INVALID_INPUT', 'no such job for this caller (it may have expired)', { status: 404 });
 }
@@ -126,8 +157,8 @@ async function readJobRequest(
   request: FastifyRequest,
   jobs: JobQueue,
   owner: string,
+  body: unknown,
 ): Promise<{ call: JobCall; callbackUrl?: string }> {
-  const body = request.body;
   const shape =
     'the body must be a JSON object: a generic runtime body {"toolId", "input"} or a batch body {"runs": [ … ]}, and an optional "callbackUrl"';
   if (body === null || typeof body !== 'object' || Array.isArray(body))
