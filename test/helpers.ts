@@ -192,3 +192,24 @@ export async function mcpListedTool(a: TestApp, name: string): Promise<ListedToo
   if (!tool) throw new Error(`tools/list does not list ${name}: ${res.body.slice(0, 500)}`);
   return tool;
 }
+
+/**
+ * Why BullMQ failed a job (its `failedReason`), read from the hub's Redis: a test that finds
+ * a job failed says why, where the client only sees INTERNAL_ERROR (docs/api.md, "Jobs").
+ */
+export async function failedReasonOf(prefix: string, jobId: string): Promise<string | null> {
+  const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    return await client.hget(`{${prefix}jobs}:jobs:${jobId}`, 'failedReason');
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** Fixture tools' policy for tests that run them as jobs: a loaded machine must not turn a run into a TIMEOUT. */
+export const PATIENT_FIXTURES = {
+  tools: {
+    'fx-echo': { limit: 100000, burst: 0, timeoutMs: 20000 },
+    'fx-sleep': { timeoutMs: 20000 },
+  },
+};

@@ -10,6 +10,8 @@ import {
   buildTestApp,
   errorBody,
   PATIENT,
+  PATIENT_FIXTURES,
+  policyFile,
   REDIS_URL,
   redisPrefix,
   requireRedis,
@@ -27,8 +29,15 @@ let bare: TestApp;
 beforeAll(async () => {
   await requireRedis();
   const file = await apiKeysFile(KEYS);
-  shared = await buildTestApp({ REDIS_URL, REDIS_PREFIX: redisPrefix(), ...PATIENT, API_KEYS_FILE: file });
-  bare = await buildTestApp({ API_KEYS_FILE: file });
+  const POLICY_FILE = await policyFile(PATIENT_FIXTURES);
+  shared = await buildTestApp({
+    REDIS_URL,
+    REDIS_PREFIX: redisPrefix(),
+    ...PATIENT,
+    API_KEYS_FILE: file,
+    POLICY_FILE,
+  });
+  bare = await buildTestApp({ API_KEYS_FILE: file, POLICY_FILE });
 }, 60_000);
 afterAll(async () => {
   await shared?.close();

@@ -10,7 +10,9 @@ import {
   apiKeysFile,
   buildTestApp,
   errorBody,
+  failedReasonOf,
   PATIENT,
+  PATIENT_FIXTURES,
   policyFile,
   REDIS_URL,
   redisPrefix,
@@ -42,10 +44,19 @@ async function until(
   for (let i = 0; i < reads; i++) {
     const res = await a.inject({ url: location, headers });
     const view = JSON.parse(res.body) as Job;
-    if (done(view)) return view;
+    if (done(view)) return explained(view);
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`${location} never got there`);
+}
+let prefix = '';
+/** A failed job carries why into the assertion's message (its answer, and BullMQ's reason). */
+async function explained(view: Job): Promise<Job> {
+  if (view.state === 'failed') {
+    const why = await failedReasonOf(prefix, view.id);
+    console.error(`job ${view.id} failed: ${JSON.stringify(view.answer)} ${why ?? ''}`);
+  }
+  return view;
 }
 interface Job {
   id: string;
@@ -65,15 +76,17 @@ beforeAll(async () => {
   keys.keys[0].webhookSecrets = [SECRET, NEXT_SECRET];
   keys.keys[1].webhookSecrets = [SECRET];
   writeFileSync(file, JSON.stringify(keys));
+  prefix = redisPrefix();
   const env = {
     REDIS_URL,
-    REDIS_PREFIX: redisPrefix(),
+    REDIS_PREFIX: prefix,
     ...PATIENT,
     API_KEYS_FILE: file,
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
     WEBHOOK_RETRY_BASE_MS: '100',
     // A thousand runs of fx-echo in one batch job, and the other tests' runs: past its 1,000 a minute.
-    POLICY_FILE: await policyFile({ tools: { 'fx-echo': { limit: 100000, burst: 0 } } }),
+    // and a loaded machine must not turn a run into a TIMEOUT.
+    POLICY_FILE: await policyFile(PATIENT_FIXTURES),
   };
   app = await buildTestApp(env);
   // An instance that takes no jobs: what it queues stays queued.

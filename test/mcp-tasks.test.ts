@@ -18,7 +18,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   apiKeysFile,
   buildTestApp,
+  failedReasonOf,
   PATIENT,
+  PATIENT_FIXTURES,
+  policyFile,
   REDIS_URL,
   redisPrefix,
   requireRedis,
@@ -31,6 +34,7 @@ const KEYS = [
 ];
 const info = { name: 'hub-tasks-test', version: '1.0.0' };
 let app: TestApp;
+let appPrefix = '';
 let idle: TestApp;
 let url: URL;
 let idleUrl: URL;
@@ -45,8 +49,9 @@ async function listening(a: TestApp): Promise<URL> {
 beforeAll(async () => {
   await requireRedis();
   const file = await apiKeysFile(KEYS);
-  const env = { REDIS_URL, ...PATIENT, API_KEYS_FILE: file };
-  app = await buildTestApp({ ...env, REDIS_PREFIX: redisPrefix() });
+  const env = { REDIS_URL, ...PATIENT, API_KEYS_FILE: file, POLICY_FILE: await policyFile(PATIENT_FIXTURES) };
+  appPrefix = redisPrefix();
+  app = await buildTestApp({ ...env, REDIS_PREFIX: appPrefix });
   // Takes no jobs: a task made here stays working until it is cancelled.
   idle = await buildTestApp({ ...env, REDIS_PREFIX: redisPrefix(), JOBS_CONCURRENCY: '0' });
   url = await listening(app);
@@ -83,7 +88,9 @@ describe('SDK 1.x experimental tasks client, 2025-11-25', () => {
         events.push(message.type);
         if (message.type === 'taskCreated') taskId = message.task.taskId;
         if (message.type === 'result') result = message.result as typeof result;
-        if (message.type === 'error') throw message.error;
+        // A failed task says why: BullMQ's reason, read from Redis.
+        if (message.type === 'error')
+          throw new Error(`${message.error.message}: ${await failedReasonOf(appPrefix, taskId)}`);
       }
       expect(events[0]).toBe('taskCreated');
       expect(events.at(-1)).toBe('result');

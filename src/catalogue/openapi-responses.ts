@@ -145,3 +145,24 @@ export const IDEMPOTENCY_KEY = {
     'A key of your choosing (1–255 printable characters, quoted or not): the same key with the same request replays the first answer (status, body, its headers, with `Idempotent-Replayed: true`) without running or charging again; with another request it is 422; while the first is still running, 409 with Retry-After. Kept for IDEMPOTENCY_TTL_SEC (24 h), per caller (docs/api.md, "Idempotency-Key")',
   schema: { type: 'string', minLength: 1, maxLength: 257 },
 } as const;
+
+/** `Prefer: respond-async` (RFC 7240) on the generic runtime's and the batch's POST: a job instead. */
+export const PREFER_ASYNC = {
+  name: 'Prefer',
+  in: 'header',
+  required: false,
+  description:
+    '`respond-async`: answered 202 with a job (as POST /api/jobs/ would) and `Preference-Applied: respond-async`; not honoured without the hub\'s Redis (docs/api.md, "Jobs")',
+  schema: { type: 'string' },
+} as const;
+
+/** The 202 of a POST that `Prefer: respond-async` made a job. */
+export const ACCEPTED_AS_JOB = {
+  description: 'Accepted as a job (Prefer: respond-async): the job, queued',
+  schema: ref('Job'),
+  prebuilt: true as const,
+  headers: {
+    Location: { description: 'The job: /api/jobs/<id>', schema: { type: 'string' } },
+    'Preference-Applied': { description: '`respond-async`', schema: { type: 'string' } },
+  },
+};

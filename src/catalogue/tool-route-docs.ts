@@ -3,9 +3,11 @@ import { RUNTIME_PATH } from './descriptor.js';
 import {
   CACHE_CONTROL,
   ERROR_STATUSES,
+  ACCEPTED_AS_JOB,
   IDEMPOTENCY_KEY,
   IF_NONE_MATCH,
   NOT_MODIFIED,
+  PREFER_ASYNC,
   RATELIMIT_FIELDS,
   RUN_HEADERS,
   ref,
@@ -70,9 +72,9 @@ export function runtimeRouteDocs(toolIds: readonly string[]): { get: RouteDoc; p
       summary: 'Run a tool by toolId (nested or flat JSON body)',
       description: "a, b and c are the tool's fields in its order; numbers are taken as their text.",
       tag: 'runtime',
-      requestHeaders: [IF_NONE_MATCH, CACHE_CONTROL, IDEMPOTENCY_KEY],
+      requestHeaders: [IF_NONE_MATCH, CACHE_CONTROL, IDEMPOTENCY_KEY, PREFER_ASYNC],
       body: { description: 'A generic runtime body, nested or flat', schema: runBody },
-      answers,
+      answers: { ...answers, 202: ACCEPTED_AS_JOB },
     },
   };
 }
@@ -98,7 +100,7 @@ export function batchRequestRouteDoc(maxRuns: number): RouteDoc {
     description:
       'Each run is answered as it alone would have been, in request order, with its own runtime and rateLimit (docs/api.md, "Batch runs").',
     tag: 'runtime',
-    requestHeaders: [BATCH_IF_NONE_MATCH, BATCH_CACHE_CONTROL, IDEMPOTENCY_KEY],
+    requestHeaders: [BATCH_IF_NONE_MATCH, BATCH_CACHE_CONTROL, IDEMPOTENCY_KEY, PREFER_ASYNC],
     body: { description: 'The runs, and a source for those that do not say', schema: ref('BatchRequest') },
     answers: {
       200: {
@@ -108,6 +110,7 @@ export function batchRequestRouteDoc(maxRuns: number): RouteDoc {
         prebuilt: true,
         headers: { ...RATELIMIT_FIELDS, ETag: RUN_HEADERS.ETag },
       },
+      202: ACCEPTED_AS_JOB,
       304: {
         description:
           "Not Modified: If-None-Match named the batch request's ETag and every run was admitted; nothing ran",

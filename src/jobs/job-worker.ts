@@ -49,6 +49,12 @@ export function jobWorker(opts: JobWorkerOptions): Worker<JobData, JobAnswer> {
     maxStalledCount: 2,
   });
   worker.on('error', () => {});
+  // A job BullMQ failed (its processor threw: a Redis error, a lost lock, a stall past the
+  // bound): the client sees INTERNAL_ERROR without detail; the log has it.
+  worker.on('failed', (job, err) => {
+    opts.log.error({ err, jobId: job?.id }, 'job failed in the queue');
+    if (process.env.TOOLHUB_DEBUG_JOBS) console.error('JOB FAILED', job?.id, err);
+  });
   return worker;
 }
 
