@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/paths.js';
+import { REDIS_URL, redisPrefix } from './helpers.js';
 import { type Instance, startInstance, stopInstance } from './server-process.js';
 
 /**
@@ -55,7 +56,8 @@ let hub: Instance | undefined;
 let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'toolhub-readme-'));
-  hub = await startInstance({});
+  // With the hub's Redis: the README's job lines make real jobs.
+  hub = await startInstance({ REDIS_URL, REDIS_PREFIX: redisPrefix() });
 });
 afterAll(async () => {
   await stopInstance(hub);
@@ -82,6 +84,13 @@ describe("the README's commands", () => {
       const answer = JSON.parse(r.stdout) as { ok?: boolean };
       if (line.includes('/api/tools/run/') || line.includes('-X POST'))
         expect(answer, line).toMatchObject({ ok: true });
+      if (line.includes('/api/jobs/')) {
+        expect(answer, line).toMatchObject({ id: expect.stringMatching(/^job_/), kind: 'run' });
+        // The same key and body again: the same job (Idempotency-Key).
+        expect(JSON.parse(bash(line.replaceAll('http://localhost:8080', hub!.base)).stdout)).toMatchObject({
+          id: (answer as { id: string }).id,
+        });
+      }
     }
   });
 
