@@ -1,9 +1,9 @@
 import { RUNTIME_SCHEMAS } from '../run/runtime-input.js';
 import { RUNTIME_PATH } from './descriptor.js';
 import {
+  ACCEPTED_AS_JOB,
   CACHE_CONTROL,
   ERROR_STATUSES,
-  ACCEPTED_AS_JOB,
   IDEMPOTENCY_KEY,
   IF_NONE_MATCH,
   NOT_MODIFIED,

@@ -60,6 +60,7 @@ export const ENV_SCHEMA = {
     'JOBS_RESULT_MAX_BYTES',
     'JOBS_LIMIT_WAIT_SEC',
     'JOBS_LOCK_MS',
+    'JOBS_REQUEST_LIMIT',
     'IDEMPOTENCY_TTL_SEC',
     'WEBHOOK_ALLOW_PRIVATE_ADDRESSES',
     'WEBHOOK_MAX_ATTEMPTS',
@@ -457,6 +458,14 @@ export const ENV_SCHEMA = {
       default: 30000,
       description:
         'How long a running job is held without its process renewing the hold: after a crash, another instance takes the job up this much later',
+    },
+    JOBS_REQUEST_LIMIT: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 10000000,
+      default: 6000,
+      description:
+        'Requests to /api/jobs/ (submissions, reads, lists, cancels) one caller may make a minute; past it, 429 with Retry-After',
     },
     IDEMPOTENCY_TTL_SEC: {
       type: 'integer',

@@ -12,10 +12,10 @@ import { readBatchRequest } from '../run/batch-input.js';
 import { fromGeneric } from '../run/input.js';
 import { readRuntimeCall } from '../run/runtime-input.js';
 
-/** Every request to the jobs' door counts here, per caller: 600 a minute (docs/api.md, "Jobs"). */
-export const JOB_REQUESTS: StorePolicy = {
+/** Every request to the jobs' door counts here, per caller: JOBS_REQUEST_LIMIT a minute (docs/api.md, "Jobs"). */
+const jobRequests = (limit: number): StorePolicy => ({
   tier: '',
-  limit: 600,
+  limit,
   burst: 0,
   windowMs: 60_000,
   budgetMs: 0,
@@ -23,7 +23,7 @@ export const JOB_REQUESTS: StorePolicy = {
   leaseMs: 0,
   reserveMs: 0,
   quotas: NO_QUOTAS,
-};
+});
 
 /**
  * The jobs' door (docs/api.md, "Jobs"): `POST /api/jobs/` queues a run or a batch of runs
@@ -33,6 +33,7 @@ export const JOB_REQUESTS: StorePolicy = {
 export default async function jobRoutes(app: FastifyInstance): Promise<void> {
   const { env } = app.hubConfig;
   const docs = jobRouteDocs(env.JOBS_BATCH_MAX_RUNS);
+  const requests = jobRequests(env.JOBS_REQUEST_LIMIT);
   const config = { toolSurface: true };
 
   /** The queue, once the caller's request is counted; 503 without a Redis. */
@@ -45,11 +46,11 @@ export default async function jobRoutes(app: FastifyInstance): Promise<void> {
       );
     }
     const { client } = callerOf(request);
-    const counted = await app.limits.countUsageRead(client, JOB_REQUESTS, '@jobs');
+    const counted = await app.limits.countUsageRead(client, requests, '@jobs');
     if (!counted.allowed) {
       throw new HubError(
         'RATE_LIMITED',
-        `at most ${JOB_REQUESTS.limit} requests a minute to /api/jobs/; retry later`,
+        `at most ${requests.limit} requests a minute to /api/jobs/; retry later`,
         {
           headers: { 'Retry-After': counted.retryAfterSec },
         },
