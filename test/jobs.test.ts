@@ -11,6 +11,7 @@ import {
   buildTestApp,
   errorBody,
   failedReasonOf,
+  metricValue,
   PATIENT,
   PATIENT_FIXTURES,
   policyFile,
@@ -295,6 +296,21 @@ describe('a webhook', () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe('the metrics', () => {
+  it('report the backlog by its oldest job, and jobs and webhook attempts by outcome', async () => {
+    const first = await submit(idle, { toolId: 'fx-echo', input: { a: 'old' } });
+    expect(first.statusCode).toBe(202);
+    await new Promise((r) => setTimeout(r, 1200));
+    await submit(idle, { toolId: 'fx-echo', input: { a: 'new' } });
+    expect(await metricValue(idle, 'toolhub_jobs_queued')).toBeGreaterThanOrEqual(2);
+    // The oldest is the first one, at least 1.2 s old (the newest would be a few ms).
+    expect(await metricValue(idle, 'toolhub_jobs_oldest_queued_age_seconds')).toBeGreaterThanOrEqual(1.2);
+    expect(await metricValue(app, 'toolhub_jobs_finished_total{outcome="succeeded"}')).toBeGreaterThan(0);
+    expect(await metricValue(app, 'toolhub_webhook_attempts_total{outcome="delivered"}')).toBeGreaterThan(0);
+    expect(await metricValue(app, 'toolhub_webhook_attempts_total{outcome="failed"}')).toBeGreaterThan(0);
   });
 });
 

@@ -123,7 +123,7 @@ export class JobQueue {
   /** Jobs waiting to run, and the age of the oldest of them (the metrics, src/jobs/job-metrics.ts). */
   async backlog(): Promise<{ queued: number; running: number; delayed: number; oldestAgeSec: number }> {
     const counts = await this.queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed');
-    const [oldest] = await this.queue.getJobs(['waiting'], -1, -1, true);
+    const [oldest] = await this.queue.getJobs(['waiting'], 0, 0, true); // ascending: the first is the oldest
     const oldestAgeSec = oldest ? Math.max(0, (Date.now() - oldest.timestamp) / 1000) : 0;
     return {
       queued: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
