@@ -149,8 +149,15 @@ export class JobQueue {
 
   private async describe(job: Job<JobData, JobAnswer>, withAnswer: boolean): Promise<JobView> {
     const id = job.id as string;
-    const [bullState, cancelled] = await Promise.all([job.getState(), this.isCancelled(id)]);
-    const state: JobState = cancelled ? 'cancelled' : stateOf(bullState, job);
+    // One snapshot decides: the job's hash as read above. A state read after it could be
+    // newer than the answer it holds (a job that finished in between would read as
+    // finished without its answer), so the state comes from the snapshot where it can.
+    const cancelled = await this.isCancelled(id);
+    const state: JobState = cancelled
+      ? 'cancelled'
+      : job.finishedOn
+        ? finishedState(job)
+        : await unfinishedState(job);
     const call = job.data.call;
     const view: JobView = {
       id,
@@ -185,17 +192,24 @@ export class JobQueue {
   }
 }
 
-/** BullMQ's state as the job's: a job that waits out its limits (delayed) is still queued. */
-function stateOf(state: string, job: Job<JobData, JobAnswer>): JobState {
-  if (state === 'active') return 'running';
-  if (state === 'completed') return job.returnvalue?.ok ? 'succeeded' : 'failed';
-  if (state === 'failed') return 'failed';
-  return 'queued';
+/** A finished job's state, from its snapshot: its own answer says, or BullMQ failed it. */
+function finishedState(job: Job<JobData, JobAnswer>): JobState {
+  return !job.failedReason && job.returnvalue?.ok ? 'succeeded' : 'failed';
+}
+
+/**
+ * An unfinished snapshot's state: BullMQ's, read now; a job that waits out its limits
+ * (delayed) is still queued, and one that finished since the snapshot is still running in it.
+ */
+async function unfinishedState(job: Job<JobData, JobAnswer>): Promise<JobState> {
+  const now = await job.getState();
+  return now === 'active' || now === 'completed' || now === 'failed' ? 'running' : 'queued';
 }
 
 /** The answer of a finished job: its own, or for a job BullMQ failed (it crashed its process too often), a 500. */
 export function answerOf(state: JobState, job: Job<JobData, JobAnswer>): JobAnswer | null {
-  if (state === 'succeeded' || (state === 'failed' && job.returnvalue?.body)) return job.returnvalue;
+  if (state === 'succeeded' || (state === 'failed' && !job.failedReason && job.returnvalue?.body))
+    return job.returnvalue;
   if (state !== 'failed') return null;
   const body = JSON.stringify({
     ok: false,
