@@ -16,7 +16,7 @@ import { toCallResult } from './call-result.js';
 import type { McpListings } from './listings.js';
 import { paramsError } from './params-error.js';
 import { type McpResource, USAGE_RESOURCE } from './resources.js';
-import { TASK_CAPABILITIES } from './tasks.js';
+import { TASK_CAPABILITIES } from './task-capabilities.js';
 import { type McpTool, modeArgument } from './tools.js';
 
 /** Who is calling: counted by the same limits as an HTTP client with this identity. */

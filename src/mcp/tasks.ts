@@ -3,6 +3,7 @@ import type { JobQueue } from '../jobs/job-queue.js';
 import type { JobView } from '../jobs/job-types.js';
 import type { DirectAnswer, DirectRequest } from './direct.js';
 import type { McpCaller, McpParts } from './server.js';
+import { TASKS_EXTENSION } from './task-capabilities.js';
 
 /**
  * MCP tasks (docs/api.md, "MCP tasks"): a `tools/call` that asks for a task becomes a job
@@ -20,7 +21,6 @@ import type { McpCaller, McpParts } from './server.js';
  * schemas but no task store of ours, and a task must be a job any replica can answer.
  * Anything these cannot serve goes on to the SDK, which owns the protocol's errors.
  */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 const MODERN = '2026-07-28';
@@ -30,12 +30,6 @@ const POLL_MS = 500;
 /** `tasks/result` waits this long for the end, then answers the task's error as it stands (the client asks again). */
 const RESULT_WAIT_MS = 55_000;
 const PAGE = 50;
-
-/** The capabilities the server declares when tasks are on (the hub has its Redis). */
-export const TASK_CAPABILITIES = {
-  tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-  extensions: { [TASKS_EXTENSION]: {} },
-};
 
 type Era = 'legacy' | 'modern';
 interface Message {

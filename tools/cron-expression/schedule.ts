@@ -1,12 +1,15 @@
 /** The time zone and start of the runs, and the upcoming runs (zoned-runs) of a checked expression. */
 import { ToolInputError } from '#tool-kit';
+import { threadCpuClock } from './cpu-clock.js';
 import { DEFAULT_TIMEZONE } from './tool.js';
 import { formatInZone } from './zone-clock.js';
 import { type RunRules, zonedRuns } from './zoned-runs.js';
 /**
- * Search time for the next runs. A sparse schedule (the fifth Friday of February comes
- * once in 28 years) costs cron-parser tens of milliseconds per run: past this budget
- * the runs found so far are returned with a note rather than the run ending in TIMEOUT.
+ * Search time for the next runs, in CPU time of the run's own thread (cpu-clock.ts).
+ * A sparse schedule (the fifth Friday of February comes once in 28 years) costs
+ * cron-parser tens of milliseconds per run: past this budget the runs found so far are
+ * returned with a note rather than the run ending in TIMEOUT. CPU time, not wall time: a
+ * run that waits for a core on a busy machine gives the same answer as on an idle one.
  */
 export const SEARCH_BUDGET_MS = 400;
 
@@ -57,7 +60,7 @@ export function nextRuns(
   timezone: string,
   from: Date,
   count: number,
-  clock: () => number = () => performance.now(),
+  clock: () => number = threadCpuClock(),
   rules: RunRules = {},
 ): NextRuns {
   const runs: string[] = [];
