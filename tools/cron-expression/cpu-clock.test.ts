@@ -9,13 +9,14 @@ const read = (clock: () => number) => {
 };
 
 describe.runIf(process.platform === 'linux')("the search budget's clock", () => {
-  it('counts the thread working, not the thread waiting', () => {
-    const clock = threadCpuClock();
+  it('counts the thread working, and the thread waiting only at its wall-time share', () => {
+    const clock = threadCpuClock(0.25);
     const start = read(clock);
-    // 300 ms blocked without using a core: no CPU time passes.
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+    // 400 ms blocked without using a core: no CPU time passes, only a quarter of the wait counts.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400);
     const waited = read(clock) - start;
-    expect(waited).toBeLessThan(100);
+    expect(waited).toBeGreaterThanOrEqual(100);
+    expect(waited).toBeLessThan(300);
     // Busy for 300 ms of wall time: at least some CPU time passes (a loaded core gives less).
     const until = performance.now() + 300;
     let x = 0;

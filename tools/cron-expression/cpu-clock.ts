@@ -22,17 +22,21 @@ const available = (() => {
 })();
 
 /**
- * A clock of this thread's own CPU time, in ms (10 ms steps), for the search budget
- * (tools/cron-expression/schedule.ts): a run starved of CPU by a busy machine spends no
- * budget while it waits, so the answer does not depend on the load. Where /proc has no
- * per-thread times (not Linux), the wall clock.
+ * The search budget's clock (tools/cron-expression/schedule.ts), in ms: this thread's own
+ * CPU time (10 ms steps), so that a run waiting for a core on a busy machine spends no
+ * budget and gives the answer an idle machine gives; but never less than `wallShare` of the
+ * wall time, so that a run starved that long still answers with what it found before the
+ * tool's TIMEOUT (the 400 ms budget is spent by 700 ms of wall time at the latest, with
+ * the 1,000 ms timeout ahead). Where /proc has no per-thread times (not Linux), wall time.
  */
-export function threadCpuClock(): () => number {
-  if (!available) return () => performance.now();
+export function threadCpuClock(wallShare = 4 / 7): () => number {
+  const wall0 = performance.now();
+  if (!available) return () => performance.now() - wall0;
   let asked = 0;
-  let last = readThreadCpuMs();
+  const cpu0 = readThreadCpuMs();
+  let cpu = cpu0;
   return () => {
-    if (++asked % EVERY === 0) last = readThreadCpuMs();
-    return last;
+    if (++asked % EVERY === 0) cpu = readThreadCpuMs();
+    return Math.max(cpu - cpu0, (performance.now() - wall0) * wallShare);
   };
 }

@@ -9,7 +9,8 @@ import { type RunRules, zonedRuns } from './zoned-runs.js';
  * A sparse schedule (the fifth Friday of February comes once in 28 years) costs
  * cron-parser tens of milliseconds per run: past this budget the runs found so far are
  * returned with a note rather than the run ending in TIMEOUT. CPU time, not wall time: a
- * run that waits for a core on a busy machine gives the same answer as on an idle one.
+ * run that waits for a core on a busy machine gives the same answer as on an idle one,
+ * unless it is starved past 700 ms of wall time (then what it found, before the timeout).
  */
 export const SEARCH_BUDGET_MS = 400;
 
