@@ -148,17 +148,10 @@ function legacyTask(view: JobView, parts: McpParts) {
   };
 }
 
+/** The 2026-07-28 shape of the same task: the extension renames `ttl` and `pollInterval`. */
 function modernTask(view: JobView, parts: McpParts) {
-  const status = statusOf(view);
-  return {
-    taskId: view.id,
-    status,
-    createdAt: view.createdAt,
-    lastUpdatedAt: updatedAt(view),
-    ttlMs: parts.taskTtlMs,
-    pollIntervalMs: POLL_MS,
-    ...(status === 'working' ? { statusMessage: view.state } : {}),
-  };
+  const { ttl, pollInterval, ...rest } = legacyTask(view, parts);
+  return { ...rest, ttlMs: ttl, pollIntervalMs: pollInterval };
 }
 
 /** A 2026-07-28 task with what it came to: `result` once completed, `error` once failed. */

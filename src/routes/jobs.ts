@@ -1,29 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { JOB_PATH, jobRouteDocs } from '../catalogue/job-route-docs.js';
 import { routePath, routeSchema } from '../catalogue/route-doc.js';
-import { NO_QUOTAS } from '../config/quota.js';
 import { HubError } from '../errors.js';
 import { callerOf } from '../http/caller.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { JobCall, JobData } from '../jobs/job-types.js';
 import { AddressRefused, checkWebhookUrl, resolveAllowed } from '../jobs/webhooks/address-guard.js';
-import type { StorePolicy } from '../limits/store.js';
 import { readBatchRequest } from '../run/batch-input.js';
 import { fromGeneric } from '../run/input.js';
 import { readRuntimeCall } from '../run/runtime-input.js';
-
-/** Every request to the jobs' door counts here, per caller: JOBS_REQUEST_LIMIT a minute (docs/api.md, "Jobs"). */
-const jobRequests = (limit: number): StorePolicy => ({
-  tier: '',
-  limit,
-  burst: 0,
-  windowMs: 60_000,
-  budgetMs: 0,
-  cap: 0,
-  leaseMs: 0,
-  reserveMs: 0,
-  quotas: NO_QUOTAS,
-});
+import { requestLimit } from './usage.js';
 
 /**
  * The jobs' door (docs/api.md, "Jobs"): `POST /api/jobs/` queues a run or a batch of runs
@@ -33,7 +19,8 @@ const jobRequests = (limit: number): StorePolicy => ({
 export default async function jobRoutes(app: FastifyInstance): Promise<void> {
   const { env } = app.hubConfig;
   const docs = jobRouteDocs(env.JOBS_BATCH_MAX_RUNS);
-  const requests = jobRequests(env.JOBS_REQUEST_LIMIT);
+  // Every request to the jobs' door counts here, per caller (docs/api.md, "Jobs").
+  const requests = requestLimit(env.JOBS_REQUEST_LIMIT);
   const config = { toolSurface: true };
 
   /** The queue, once the caller's request is counted; 503 without a Redis. */

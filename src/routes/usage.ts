@@ -16,18 +16,26 @@ import {
 import type { StorePolicy } from '../limits/store.js';
 import type { QuotaUsage, Usage } from '../limits/usage.js';
 
+/**
+ * A limit on requests that run nothing (usage reads, the jobs' door): `limit` a minute per
+ * caller, no burst, budget or cap.
+ */
+export function requestLimit(limit: number): StorePolicy {
+  return {
+    tier: '',
+    limit,
+    burst: 0,
+    windowMs: 60_000,
+    budgetMs: 0,
+    cap: 0,
+    leaseMs: 0,
+    reserveMs: 0,
+    quotas: NO_QUOTAS,
+  };
+}
+
 /** GET /api/usage is a read, not a run: its own limit per caller, 60 a minute (docs/api.md, "Usage"). */
-export const USAGE_READS: StorePolicy = {
-  tier: '',
-  limit: 60,
-  burst: 0,
-  windowMs: 60_000,
-  budgetMs: 0,
-  cap: 0,
-  leaseMs: 0,
-  reserveMs: 0,
-  quotas: NO_QUOTAS,
-};
+export const USAGE_READS: StorePolicy = requestLimit(60);
 
 /** The quotas of a usage read as IETF policy items, named as a run's answer names them. */
 function quotaItems(toolId: string, per: QuotaPer, quota: QuotaUsage | undefined, now: number): PolicyItem[] {
