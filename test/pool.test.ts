@@ -168,16 +168,21 @@ describe('the pool', () => {
   });
 
   it('starts the deadline when the run starts, not when it is queued', async () => {
-    // Two 200 ms runs on one thread with a 300 ms timeout: the second waits ~200 ms
-    // and then runs 200 ms: it must not time out.
-    app = await buildTestApp({ POOL_THREADS: '1' });
+    // Two 240 ms runs on one thread with a 450 ms timeout: the second waits ~240 ms (until
+    // the first ends, or is held at 250 ms and the spare worker takes it) and then runs
+    // 240 ms, ~480 ms after it was queued: it must not time out. Each run has 210 ms of
+    // margin for a loaded machine, where a sleeping thread wakes late.
+    const file = await policyFile({ tools: { 'fx-sleep': { timeoutMs: 450 } } });
+    app = await buildTestApp({ POOL_THREADS: '1', POLICY_FILE: file });
     await get(app, 'fx-echo', 'warm');
     const runs = await Promise.all(
       [1, 2].map(() =>
-        app!.inject({ method: 'POST', url: '/api/tools/run/', payload: { toolId: 'fx-sleep', a: '200' } }),
+        app!.inject({ method: 'POST', url: '/api/tools/run/', payload: { toolId: 'fx-sleep', a: '240' } }),
       ),
     );
     expect(runs.map((r) => r.statusCode)).toEqual([200, 200]);
-    expect(Math.max(...runs.map((r) => r.json().runtime.queuedMs))).toBeGreaterThan(100);
+    const second = runs.map((r) => r.json().runtime).sort((x, y) => y.queuedMs - x.queuedMs)[0];
+    expect(second.queuedMs).toBeGreaterThan(200);
+    expect(second.queuedMs + second.durationMs).toBeGreaterThan(450);
   });
 });
