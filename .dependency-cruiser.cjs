@@ -8,7 +8,7 @@
  *            worker protocol (the names `#tool-kit` and `#worker-protocol` point there), paths
  *   base     the error table, the run's answer block, settings, API keys and tiers, the
  *            registry of tools, the HTTP edge's helpers (callerOf, sendError), an API
- *            process's link to the primary of HUB_PROCESSES
+ *            process's link to the primary of HUB_PROCESSES, the traces (src/telemetry/)
  *   engine   the limits, the pool, the result cache, the metrics and the run facade over them,
  *            the jobs (queue, webhooks) and the Idempotency-Key store over the facade
  *   content  what is derived from the tools and the facade: the generated docs, the
@@ -36,6 +36,7 @@ const LAYERS = [
       'src/cluster/link.ts',
       'src/cluster/messages.ts',
       'src/cluster/sizing.ts',
+      'src/telemetry/',
     ],
   ],
   [
@@ -46,6 +47,7 @@ const LAYERS = [
       'src/cache/',
       'src/fast-metrics.ts',
       'src/metrics.ts',
+      'src/metrics-text.ts',
       'src/quota-metrics.ts',
       'src/run/',
       'src/jobs/',

@@ -6,6 +6,9 @@
 #   taken out of Debian's `prometheus` package into $TEST_TOOLS_DIR/bin, where the tests look
 #   when it is not on PATH (test/promtool.ts). Installing that package would start a
 #   Prometheus server on machines whose init lets it; one binary is all the tests need.
+# - prometheus_client (the reference OpenMetrics parser, for the exemplars of /metrics,
+#   test/tracing.test.ts): taken out of Debian's `python3-prometheus-client` into
+#   $TEST_TOOLS_DIR/python, which test/openmetrics.ts puts on python3's path.
 # - chromium (the tool pages in a browser, test/pages-browser.test.ts): Debian's `chromium`,
 #   installed with apt-get as root; playwright-core drives it (never a downloaded build).
 #
@@ -44,6 +47,22 @@ if ! command -v promtool >/dev/null 2>&1 && [ ! -x "$tools_dir/bin/promtool" ] &
   rm -rf "$work"
 fi
 command -v promtool >/dev/null 2>&1 || [ -x "$tools_dir/bin/promtool" ] || missing+=(prometheus)
+
+om_parser="$tools_dir/python/prometheus_client/openmetrics/parser.py"
+if [ ! -f "$om_parser" ] && $has_apt; then
+  work=$(mktemp -d)
+  fetch() { (cd "$work" && apt-get download -qq python3-prometheus-client >/dev/null 2>&1); }
+  fetch || { $is_root && apt_update && fetch; } || true
+  deb=$(find "$work" -maxdepth 1 -name 'python3-prometheus-client_*.deb' -print -quit)
+  if [ -n "$deb" ]; then
+    dpkg-deb -x "$deb" "$work/root"
+    mkdir -p "$tools_dir/python"
+    cp -r "$work/root/usr/lib/python3/dist-packages/prometheus_client" "$tools_dir/python/"
+    echo "provision-test-tools: prometheus_client taken from Debian's package python3-prometheus-client into $tools_dir/python" >&2
+  fi
+  rm -rf "$work"
+fi
+[ -f "$om_parser" ] || missing+=(python3-prometheus-client)
 
 # A CHROMIUM_PATH of the user's own is theirs to fix: Debian's package would not land there.
 if [ ! -x "$chromium" ] && [ -z "${CHROMIUM_PATH:-}" ] && $is_root && $has_apt; then

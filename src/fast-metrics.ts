@@ -17,6 +17,7 @@ interface MetricValue {
   labels: Record<string, string | number>;
   value: number;
   metricName?: string;
+  exemplar?: Exemplar;
 }
 
 abstract class FastMetric<S> {
@@ -85,6 +86,15 @@ interface HistogramSeries {
   buckets: Float64Array;
   sum: number;
   count: number;
+  /** The latest traced observation of each bucket (the last is +Inf), while tracing is on. */
+  exemplars?: (Exemplar | undefined)[];
+}
+
+/** An observation's trace (OpenMetrics exemplar; prom-client writes `labelSet`, `value`, `timestamp` in seconds). */
+export interface Exemplar {
+  labelSet: Record<string, string>;
+  value: number;
+  timestamp: number;
 }
 
 export class FastHistogram extends FastMetric<HistogramSeries> {
@@ -105,26 +115,54 @@ export class FastHistogram extends FastMetric<HistogramSeries> {
   }
 
   observe(value: number, a: string, b?: string, c?: string): void {
-    if (!Number.isFinite(value)) return; // prom-client throws here; a metric must not fail a request
+    this.add(value, a, b, c);
+  }
+
+  /** An observation made under a sampled trace: its ids become the bucket's exemplar (docs/operations.md, "Traces"). */
+  observeTraced(value: number, trace: Record<string, string>, a: string, b?: string, c?: string): void {
+    const i = this.add(value, a, b, c);
+    if (i < 0) return;
     const s = this.at(a, b, c);
+    s.exemplars ??= new Array(this.bounds.length + 1);
+    s.exemplars[i] = { labelSet: trace, value, timestamp: Date.now() / 1000 };
+  }
+
+  /** Counts `value`; the index of its bucket (bounds.length: +Inf), -1 when it is not a number. */
+  private add(value: number, a: string, b?: string, c?: string): number {
+    if (!Number.isFinite(value)) return -1; // prom-client throws here; a metric must not fail a request
+    const s = this.at(a, b, c);
+    s.sum += value;
+    s.count++;
     // A plain loop: findIndex would allocate a closure per observation.
     for (let i = 0; i < this.bounds.length; i++) {
       if (value <= this.bounds[i]!) {
         s.buckets[i]!++;
-        break;
+        return i;
       }
     }
-    s.sum += value;
-    s.count++;
+    return this.bounds.length;
   }
 
   protected export(labels: Labels, s: HistogramSeries, out: MetricValue[]): void {
     let cumulative = 0;
+    const ex = s.exemplars;
     this.bounds.forEach((le, i) => {
       cumulative += s.buckets[i]!;
-      out.push({ labels: { le, ...labels }, value: cumulative, metricName: `${this.name}_bucket` });
+      const v: MetricValue = {
+        labels: { le, ...labels },
+        value: cumulative,
+        metricName: `${this.name}_bucket`,
+      };
+      if (ex?.[i]) v.exemplar = ex[i];
+      out.push(v);
     });
-    out.push({ labels: { le: '+Inf', ...labels }, value: s.count, metricName: `${this.name}_bucket` });
+    const inf: MetricValue = {
+      labels: { le: '+Inf', ...labels },
+      value: s.count,
+      metricName: `${this.name}_bucket`,
+    };
+    if (ex?.[this.bounds.length]) inf.exemplar = ex[this.bounds.length];
+    out.push(inf);
     out.push({ labels, value: s.sum, metricName: `${this.name}_sum` });
     out.push({ labels, value: s.count, metricName: `${this.name}_count` });
   }

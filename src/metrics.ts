@@ -1,9 +1,9 @@
 import { type Aggregator, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { PROCESSES_GAUGE } from './cluster/messages.js';
 import { FastCounter, FastHistogram } from './fast-metrics.js';
-
 import type { PoolStats } from './pool/pool.js';
 import { QuotaMetrics } from './quota-metrics.js';
+import { activeTraceIds } from './telemetry/spans.js';
 
 /** One run for the metrics; the times only for runs that reached a worker. */
 export interface RunRecord {
@@ -247,8 +247,12 @@ export class HubMetrics {
   recordRun(run: RunRecord): void {
     this.runs.inc(run.tool, run.surface, run.source, run.outcome);
     this.tierRuns.inc(run.tier ?? 'none', run.outcome);
-    if (run.durationMs !== undefined && run.durationMs > 0)
-      this.runSeconds.observe(run.durationMs / 1000, run.tool);
+    if (run.durationMs !== undefined && run.durationMs > 0) {
+      // Under a sampled trace (the run's span is active), the bucket keeps its ids as an exemplar.
+      const trace = activeTraceIds();
+      if (trace) this.runSeconds.observeTraced(run.durationMs / 1000, trace, run.tool);
+      else this.runSeconds.observe(run.durationMs / 1000, run.tool);
+    }
     if (run.queuedMs !== undefined) this.queueSeconds.observe(run.queuedMs / 1000, run.tool);
     if (run.outcome === 'RATE_LIMITED') this.rateLimited.inc(run.tool);
   }
@@ -265,7 +269,14 @@ export class HubMetrics {
     this.cacheWrites.inc(tool);
   }
 
-  recordHttp(method: string, route: string, status: number, seconds: number): void {
-    this.httpSeconds.observe(seconds, method, route, String(status));
+  recordHttp(
+    method: string,
+    route: string,
+    status: number,
+    seconds: number,
+    trace: Record<string, string> | null = null,
+  ): void {
+    if (trace) this.httpSeconds.observeTraced(seconds, trace, method, route, String(status));
+    else this.httpSeconds.observe(seconds, method, route, String(status));
   }
 }

@@ -20,6 +20,7 @@ import pagesPlugin from './plugins/pages.js';
 import poolPlugin from './plugins/pool.js';
 import pressurePlugin from './plugins/pressure.js';
 import resultCachePlugin from './plugins/result-cache.js';
+import tracingPlugin from './plugins/tracing.js';
 import uploadLimitPlugin from './plugins/upload-limit.js';
 import batchRequestRoutes from './routes/batch.js';
 import dedicatedRoutes from './routes/dedicated.js';
@@ -46,6 +47,10 @@ const routes = (register: Part['register'], adds: string): Part => ({ kind: 'rou
  * A plugin's dependencies are checked by fastify-plugin at registration.
  */
 export const WIRING: readonly Part[] = [
+  plugin(
+    tracingPlugin,
+    "with tracing on (`OTEL_EXPORTER_OTLP_ENDPOINT`), `@fastify/otel`: a span per request and its handler, continuing the caller's `traceparent`; nothing when off",
+  ),
   plugin(accessLogPlugin, 'one access line per request'),
   plugin(
     errorsPlugin,

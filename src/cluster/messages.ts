@@ -4,7 +4,7 @@
  * primary asks every other process for its own part (`tell`), each answers (`told`), and
  * the primary answers the asker (`answer`). Only plain data crosses.
  */
-export type Question = 'metrics' | 'ready';
+export type Question = 'metrics' | 'openmetrics' | 'ready';
 
 export type Message =
   /** `own`: the asker's own part, so that the primary need not ask it back. */

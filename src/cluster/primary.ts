@@ -1,13 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { pino } from 'pino';
-import {
-  AggregatorRegistry,
-  Counter,
-  Gauge,
-  type MetricObjectWithValues,
-  type MetricValue,
-  Registry,
-} from 'prom-client';
+import { Counter, Gauge, type MetricObjectWithValues, type MetricValue, Registry } from 'prom-client';
+import { type MetricsFormat, renderMetrics } from '../metrics-text.js';
 import { Gatherer } from './gather.js';
 import { Handoffs } from './handoff.js';
 import { type BoxAnswer, isMessage, type Message, PROCESSES_GAUGE } from './messages.js';
@@ -146,7 +140,7 @@ export function runPrimary(opts: PrimaryOptions): void {
   };
 
   /** The box's scrape: every listening process's metrics, and the primary's own, summed. */
-  const metrics = async (): Promise<string> => {
+  const metrics = async (format: MetricsFormat): Promise<string> => {
     const asked = live();
     const starting = startingCount();
     const parts = await gatherer.ask(asked, 'metrics', TELL_TIMEOUT_MS);
@@ -155,14 +149,17 @@ export function runPrimary(opts: PrimaryOptions): void {
     states.labels('not_ready').set(asked.length - all.length);
     states.labels('starting').set(starting);
     states.labels('down').set(opts.processes - asked.length - starting);
-    return AggregatorRegistry.aggregate([...all, await registry.getMetricsAsJSON()]).metrics();
+    return renderMetrics([...all, (await registry.getMetricsAsJSON()) as never], format);
   };
 
   const onMessage = async (proc: Worker, m: Message) => {
     if (m.toolhub === 'hup-ready') hupReady.add(proc);
     else if (m.toolhub === 'told') gatherer.told(proc, m.id, m.value);
     else if (m.toolhub === 'ask') {
-      const value = m.what === 'ready' ? await readiness(proc, m.own) : await metrics();
+      const value =
+        m.what === 'ready'
+          ? await readiness(proc, m.own)
+          : await metrics(m.what === 'openmetrics' ? 'openmetrics' : 'prometheus');
       if (proc.isConnected()) proc.send({ toolhub: 'answer', id: m.id, value } satisfies Message);
     }
   };

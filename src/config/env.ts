@@ -508,6 +508,59 @@ export const ENV_SCHEMA = {
       description:
         "The wait before a webhook's second attempt; each later one waits twice the one before (at most an hour), less up to half of it at random, or the receiver's Retry-After",
     },
+    OTEL_TRACES_EXPORTER: {
+      type: 'string',
+      enum: ['otlp', 'console', 'none'],
+      description:
+        'Traces (docs/operations.md, "Traces"): `otlp` exports them, `console` prints them, `none` turns them off; unset: on when an OTLP endpoint is set',
+    },
+    OTEL_EXPORTER_OTLP_ENDPOINT: {
+      type: 'string',
+      description:
+        'The OTLP collector (`http://collector:4318` for HTTP, `http://collector:4317` for gRPC); setting it turns traces on',
+    },
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: {
+      type: 'string',
+      description:
+        'The full address traces are sent to (`…/v1/traces` for HTTP); wins over OTEL_EXPORTER_OTLP_ENDPOINT',
+    },
+    OTEL_EXPORTER_OTLP_PROTOCOL: {
+      type: 'string',
+      enum: ['http/protobuf', 'http/json', 'grpc'],
+      description: 'How traces travel to the collector; unset: `http/protobuf`',
+    },
+    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: {
+      type: 'string',
+      enum: ['http/protobuf', 'http/json', 'grpc'],
+      description: 'As OTEL_EXPORTER_OTLP_PROTOCOL, for traces only; wins over it',
+    },
+    OTEL_TRACES_SAMPLER: {
+      type: 'string',
+      enum: [
+        'always_on',
+        'always_off',
+        'traceidratio',
+        'parentbased_always_on',
+        'parentbased_always_off',
+        'parentbased_traceidratio',
+      ],
+      description:
+        "Which requests are traced; unset: `parentbased_traceidratio` at 0.1 (a caller's sampled `traceparent` is always followed, else 1 request in 10)",
+    },
+    OTEL_TRACES_SAMPLER_ARG: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      description: 'The ratio of the `traceidratio` samplers',
+    },
+    OTEL_SERVICE_NAME: {
+      type: 'string',
+      description: 'The service name on every span; unset: `tool-hub`',
+    },
+    OTEL_SDK_DISABLED: {
+      type: 'boolean',
+      description: '`true`: no traces, whatever else is set',
+    },
   },
   additionalProperties: true,
 } as const satisfies JSONSchema;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type Job, type JobsOptions, Queue } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
+import { currentTraceHeaders } from '../telemetry/spans.js';
 import type { JobAnswer, JobData, JobState, JobView, WebhookAttempt } from './job-types.js';
 
 export const JOBS_QUEUE = 'jobs';
@@ -53,7 +54,9 @@ export class JobQueue {
   async submit(data: JobData, id = newJobId()): Promise<string> {
     const keep = { age: this.opts.ttlSec };
     const options: JobsOptions = { jobId: id, removeOnComplete: keep, removeOnFail: keep, attempts: 1 };
-    await this.queue.add(data.call.kind, data, options);
+    // The submitting request's trace travels with the job (docs/operations.md, "Traces").
+    const trace = currentTraceHeaders();
+    await this.queue.add(data.call.kind, trace.traceparent ? { ...data, trace } : data, options);
     const now = Date.now();
     const index = this.ownerKey(data.owner);
     await this.redis

@@ -29,6 +29,8 @@ export interface JobData {
   callbackUrl?: string;
   /** The request that submitted it (logs). */
   requestId: string;
+  /** The submitting request's trace (`traceparent`, `tracestate`) while tracing is on: the job's span continues it. */
+  trace?: Record<string, string>;
 }
 
 /**

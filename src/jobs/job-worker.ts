@@ -3,6 +3,7 @@ import type { Cluster, Redis } from 'ioredis';
 import { errorJson, HubError } from '../errors.js';
 import type { RunFacade } from '../run/facade.js';
 import type { RunLog } from '../run/run-types.js';
+import { contextFrom, currentTraceHeaders, inSpan, SpanKind, tracingOn } from '../telemetry/spans.js';
 import { JOBS_QUEUE, type JobQueue, webhookJobId } from './job-queue.js';
 import type { JobAnswer, JobData } from './job-types.js';
 import { type JobCaller, type JobRunContext, runJob } from './run-job.js';
@@ -53,12 +54,21 @@ export function jobWorker(opts: JobWorkerOptions): Worker<JobData, JobAnswer> {
   // bound): the client sees INTERNAL_ERROR without detail; the log has it.
   worker.on('failed', (job, err) => {
     opts.log.error({ err, jobId: job?.id }, 'job failed in the queue');
-    if (process.env.TOOLHUB_DEBUG_JOBS) console.error('JOB FAILED', job?.id, err);
   });
   return worker;
 }
 
-async function runQueued(
+/** A job's run, traced while tracing is on: a span that continues the submitting request's trace. */
+function runQueued(opts: JobWorkerOptions, job: Job<JobData, JobAnswer>, token?: string): Promise<JobAnswer> {
+  if (!tracingOn()) return runQueuedNow(opts, job, token);
+  const attributes = { 'toolhub.job.kind': job.data.call.kind, 'toolhub.job.attempt': job.attemptsStarted };
+  return inSpan('toolhub.job', attributes, () => runQueuedNow(opts, job, token), {
+    parent: contextFrom(job.data.trace),
+    kind: SpanKind.CONSUMER,
+  });
+}
+
+async function runQueuedNow(
   opts: JobWorkerOptions,
   job: Job<JobData, JobAnswer>,
   token?: string,
@@ -121,7 +131,14 @@ async function settle(
   if (job.data.callbackUrl) {
     // One delivery per job, named after it: a job run twice (its process died) queues it once.
     const keep = { age: opts.ttlSec };
-    await opts.queue.webhooks.add('deliver', { jobId: id, owner: job.data.owner } satisfies DeliveryData, {
+    // The job's trace goes on to its delivery (docs/operations.md, "Traces").
+    const trace = currentTraceHeaders();
+    const delivery: DeliveryData = {
+      jobId: id,
+      owner: job.data.owner,
+      ...(trace.traceparent ? { trace } : {}),
+    };
+    await opts.queue.webhooks.add('deliver', delivery, {
       jobId: webhookJobId(id),
       attempts: opts.webhookAttempts,
       backoff: { type: 'hub' },

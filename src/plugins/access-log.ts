@@ -73,6 +73,11 @@ export default fp(
       if (request.keyOwner) line.keyId = request.keyOwner.id;
       if (request.toolId !== null) line.toolId = request.toolId;
       if (request.errorCode !== null) line.errorCode = request.errorCode;
+      // With tracing on: the request's trace (docs/operations.md, "Traces").
+      if (request.traceIds) {
+        line.trace_id = request.traceIds.trace_id;
+        line.span_id = request.traceIds.span_id;
+      }
       // An MCP message array: every call by name, with its own request id.
       if (request.mcpCalls && request.mcpCalls.length > 1) line.calls = request.mcpCalls;
       request.log.info(line, 'request completed');

@@ -3,10 +3,13 @@ import { HubError } from '../errors.js';
 import { callerOf } from '../http/caller.js';
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../http/json-depth.js';
 import { JUNK_ERROR_CODES } from '../http/junk.js';
-import type { McpHandler } from '../mcp/handler.js';
+import type { DirectAnswer } from '../mcp/direct.js';
+import type { McpHandler, SdkAnswer } from '../mcp/handler.js';
+import { traceMcp } from '../mcp/mcp-span.js';
 import { type McpMessageLimit, messageFields } from '../mcp/message-limit.js';
 import type { McpCaller, McpParts } from '../mcp/server.js';
 import { arrayProblem, junkInAnswer, type MessageArrayBounds, readBody, rpcHubError } from '../mcp/wire.js';
+import { tracingOn } from '../telemetry/spans.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -89,12 +92,21 @@ export async function serveMcp(ctx: McpContext, request: FastifyRequest, reply: 
         .type(JSON_TYPE)
         .send(rpcHubError(err, -32000, decision.retryAfterSec));
     }
+  }
+  const answerNow = async (): Promise<{ direct: DirectAnswer } | { sdk: SdkAnswer }> => {
     if (body.kind === 'one') {
       const direct = await handler.direct({ headers: request.headers, body: body.message }, caller);
-      if (direct) return reply.code(direct.status).headers(direct.headers).send(direct.body);
+      if (direct) return { direct };
     }
+    return { sdk: await handler.fetch(toWebRequest(request, text), caller) };
+  };
+  // Traced (docs/operations.md, "Traces"): a span per message, continuing its `_meta.traceparent`.
+  const answered = tracingOn() && body.kind !== 'junk' ? await traceMcp(body, answerNow) : await answerNow();
+  if ('direct' in answered) {
+    const { direct } = answered;
+    return reply.code(direct.status).headers(direct.headers).send(direct.body);
   }
-  const answer = await handler.fetch(toWebRequest(request, text), caller);
+  const answer = answered.sdk;
   junk(junkInAnswer(answer.headers.get('content-type'), answer.body));
   reply.code(answer.status);
   answer.headers.forEach((value, name) => {

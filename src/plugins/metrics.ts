@@ -3,6 +3,7 @@ import { routeSchema } from '../catalogue/route-doc.js';
 import { ROUTE_DOCS } from '../catalogue/route-docs.js';
 import { ProcessLink } from '../cluster/link.js';
 import { HubMetrics } from '../metrics.js';
+import { metricsFormat, OPENMETRICS_TYPE, PROMETHEUS_TYPE, renderMetrics } from '../metrics-text.js';
 import { EVENTS } from '../shared/events.js';
 
 declare module 'fastify' {
@@ -55,6 +56,7 @@ export default fp(
         request.routeOptions.url ?? 'unmatched',
         reply.statusCode,
         reply.elapsedTime / 1000,
+        request.traceSampled ? request.traceIds : null,
       );
       done();
     });
@@ -63,9 +65,13 @@ export default fp(
     // primary (prom-client's cluster aggregation, src/cluster/primary.ts).
     const link = ProcessLink.current();
     link?.provide('metrics', () => metrics.registry.getMetricsAsJSON());
-    app.get(ROUTE_DOCS.metrics.url, { schema: routeSchema(ROUTE_DOCS.metrics) }, async (_request, reply) => {
-      reply.type(metrics.registry.contentType);
-      return link ? ((await link.ask('metrics')) as string) : metrics.registry.metrics();
+    app.get(ROUTE_DOCS.metrics.url, { schema: routeSchema(ROUTE_DOCS.metrics) }, async (request, reply) => {
+      // OpenMetrics (with the exemplars of traced runs) when the scraper asks for it, as
+      // Prometheus does; the Prometheus text format otherwise (docs/operations.md, "Traces").
+      const format = metricsFormat(request.headers.accept);
+      reply.type(format === 'openmetrics' ? OPENMETRICS_TYPE : PROMETHEUS_TYPE);
+      if (link) return (await link.ask(format === 'openmetrics' ? 'openmetrics' : 'metrics')) as string;
+      return renderMetrics([await metrics.registry.getMetricsAsJSON()], format);
     });
   },
   { name: 'toolhub-metrics', dependencies: ['toolhub-limits', 'toolhub-limiter-eviction', 'toolhub-pool'] },

@@ -16,10 +16,12 @@ import type { RegisteredTool } from '../registry.js';
 import type { RunMeta } from '../run-meta.js';
 import { quote } from '../shared/quote.js';
 import type { ToolSpec } from '../shared/tool-def.js';
+import { tracingOn } from '../telemetry/spans.js';
 import { hitOutcome, onlyIfCachedMiss } from './cache-answers.js';
 import { inputBytes, type ResolvedInput, validateInput } from './input.js';
 import type { RunMemory } from './run-memory.js';
 import { logFailure, roundMs, runRecord, toRunError } from './run-report.js';
+import { traceCheck, traceLookup, tracePool, traceRun } from './run-spans.js';
 import type { RunCall, RunFailure, RunResult } from './run-types.js';
 import { checkSwitches } from './switches.js';
 
@@ -136,7 +138,13 @@ export class RunFacade {
    * and like only-if-cached's 504, counts toward the rate limit but takes no slot and no budget;
    * a computation the call's Cache-Control forced is a run like any other (docs/api.md).
    */
-  async execute(p: PreparedRun, validated = false): Promise<RunResult> {
+  execute(p: PreparedRun, validated = false): Promise<RunResult> {
+    return tracingOn()
+      ? traceRun(p.call, p.def.id, p.resolved.mode, () => this.executeNow(p, validated))
+      : this.executeNow(p, validated);
+  }
+
+  private async executeNow(p: PreparedRun, validated: boolean): Promise<RunResult> {
     const { call, def, policy, meta, address } = p;
     const { cache, metrics } = this.parts;
     const directives = call.cacheControl;
@@ -145,13 +153,17 @@ export class RunFacade {
       const { hit, declined } =
         validated || address === null || policy.cacheTtlSec <= 0
           ? {}
-          : await cache.lookup(def.id, address.key, directives);
+          : tracingOn()
+            ? await traceLookup(def.id, () => cache.lookup(def.id, address.key, directives))
+            : await cache.lookup(def.id, address.key, directives);
       // only-if-cached with nothing to answer from: an answer without a run, as a hit is.
       const notCached = !validated && hit === undefined && directives?.onlyIfCached === true;
-      const check = await this.parts.limits.check(def.id, call.client, policy, {
-        cached: validated || hit !== undefined || notCached,
-        tier: call.tier,
-      });
+      const admit = () =>
+        this.parts.limits.check(def.id, call.client, policy, {
+          cached: validated || hit !== undefined || notCached,
+          tier: call.tier,
+        });
+      const check = tracingOn() ? await traceCheck(admit) : await admit();
       rate = rateReport(def.id, policy, call.tier, check);
       const tier = call.tier?.name ?? 'none';
       if (!check.ok) {
@@ -213,13 +225,14 @@ export class RunFacade {
     try {
       if (this.parts.runMemory)
         memory = await this.parts.runMemory.take(p.call.client, p.bytes, rate.headers);
-      outcome = await this.parts.pool.run({
+      const run = {
         toolId: p.def.id,
         mode: p.resolved.mode,
         input: p.resolved.input,
         timeoutMs: p.policy.timeoutMs,
         bytes: p.bytes,
-      });
+      };
+      outcome = tracingOn() ? await tracePool(run, this.parts.pool) : await this.parts.pool.run(run);
       return outcome;
     } finally {
       memory?.release();

@@ -1,5 +1,13 @@
 import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
+import {
+  contextFrom,
+  currentTraceHeaders,
+  failSpan,
+  inSpan,
+  SpanKind,
+  tracingOn,
+} from '../../telemetry/spans.js';
 import { type JobQueue, WEBHOOKS_QUEUE } from '../job-queue.js';
 import { webhookBackoff } from './backoff.js';
 import { type AttemptOutcome, postWebhook } from './post.js';
@@ -9,6 +17,8 @@ import { webhookHeaders } from './sign.js';
 export interface DeliveryData {
   jobId: string;
   owner: string;
+  /** The job's trace while tracing is on: each attempt is a span of it, and sends its `traceparent`. */
+  trace?: Record<string, string>;
 }
 
 export interface WebhookWorkerOptions {
@@ -73,10 +83,29 @@ async function deliver(opts: WebhookWorkerOptions, delivery: Job<DeliveryData>, 
   const body = JSON.stringify({ type: `job.${view.state}`, timestamp: view.finishedAt, data });
   const secrets = opts.secretsFor(owner);
   if (secrets.length === 0) throw new UnrecoverableError('no webhook secret for this caller');
-  const outcome = await postWebhook(webhook.url, webhookHeaders(secrets, `msg_${jobId}`, body), body, {
-    allowPrivate: opts.allowPrivate,
-    timeoutMs: opts.timeoutMs,
-  });
+  const post = () => {
+    // Signed headers, and the attempt's own span as the receiver's parent while tracing is on.
+    const headers = { ...webhookHeaders(secrets, `msg_${jobId}`, body), ...currentTraceHeaders() };
+    return postWebhook(webhook.url, headers, body, {
+      allowPrivate: opts.allowPrivate,
+      timeoutMs: opts.timeoutMs,
+    });
+  };
+  const attributes = { 'toolhub.webhook.attempt': delivery.attemptsMade + 1 };
+  const outcome = tracingOn()
+    ? await inSpan(
+        'toolhub.webhook.delivery',
+        attributes,
+        async (span) => {
+          const o = await post();
+          if (o.status !== undefined) span?.setAttribute('http.response.status_code', o.status);
+          if (o.status === undefined || o.status >= 300)
+            failSpan(span, o.error ?? `the receiver answered ${o.status}`);
+          return o;
+        },
+        { parent: contextFrom(delivery.data.trace), kind: SpanKind.CLIENT },
+      )
+    : await post();
   const delivered = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
   await delivery.log(JSON.stringify({ at: new Date().toISOString(), ...outcome }));
   opts.onAttempt(outcome, delivered ? (Date.now() - (job.finishedOn ?? Date.now())) / 1000 : undefined);

@@ -1,0 +1,111 @@
+import {
+  type Attributes,
+  type Context,
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type TimeInput,
+  TraceFlags,
+  trace,
+} from '@opentelemetry/api';
+
+/**
+ * The hub's spans (docs/operations.md, "Traces"), through the OpenTelemetry API. While
+ * tracing is off (the default) nothing here allocates a span or reads a context: `inSpan`
+ * calls its function and returns, so a run costs what it did before (docs/benchmarks.md).
+ * Attributes name the tool, surface, tier and outcome, never a key, a client or an input.
+ */
+let on = false;
+
+/** Set once by startTracing (src/telemetry/tracing.ts), before the app is built. */
+export function setTracingOn(value: boolean): void {
+  on = value;
+}
+
+export function tracingOn(): boolean {
+  return on;
+}
+
+const tracer = () => trace.getTracer('tool-hub');
+
+/** Runs `fn` in a span named `name`, a child of the active one (or of `parent`); ends it when `fn` settles. */
+export async function inSpan<T>(
+  name: string,
+  attributes: Attributes,
+  fn: (span: Span | undefined) => Promise<T>,
+  opts: { parent?: Context; kind?: SpanKind } = {},
+): Promise<T> {
+  if (!on) return fn(undefined);
+  const parent = opts.parent ?? context.active();
+  const span = tracer().startSpan(name, { attributes, kind: opts.kind ?? SpanKind.INTERNAL }, parent);
+  try {
+    return await context.with(trace.setSpan(parent, span), () => fn(span));
+  } catch (err) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+    throw err;
+  } finally {
+    span.end();
+  }
+}
+
+/** A span measured elsewhere (a worker's clock, a queue), recorded with its own start and end. */
+export function recordSpan(
+  name: string,
+  start: TimeInput,
+  end: TimeInput,
+  attributes: Attributes,
+  error?: string,
+): void {
+  if (!on) return;
+  const span = tracer().startSpan(name, { attributes, startTime: start }, context.active());
+  if (error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: error });
+  span.end(end);
+}
+
+/** Marks the active span failed, with a message (an errorCode and its text, never an input). */
+export function failSpan(span: Span | undefined, message: string): void {
+  span?.setStatus({ code: SpanStatusCode.ERROR, message });
+}
+
+/** The active trace as a W3C `traceparent` (and `tracestate`), to travel with a job or a webhook; {} while off. */
+export function currentTraceHeaders(): Record<string, string> {
+  if (!on) return {};
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier;
+}
+
+/** The context a `traceparent` (and `tracestate`) names, to continue a trace begun elsewhere; the active one without. */
+export function contextFrom(headers: { traceparent?: unknown; tracestate?: unknown } | undefined): Context {
+  if (!on) return ROOT_CONTEXT;
+  if (!headers || typeof headers.traceparent !== 'string') return context.active();
+  const carrier: Record<string, string> = { traceparent: headers.traceparent };
+  if (typeof headers.tracestate === 'string') carrier.tracestate = headers.tracestate;
+  const extracted = propagation.extract(ROOT_CONTEXT, carrier);
+  // A malformed traceparent names nothing: the active trace goes on.
+  return trace.getSpanContext(extracted) ? extracted : context.active();
+}
+
+/** Runs `fn` with `ctx` active. */
+export function withContext<T>(ctx: Context, fn: () => T): T {
+  return on ? context.with(ctx, fn) : fn();
+}
+
+/** The ids of a sampled span, for an exemplar or a log line; null when off or not sampled. */
+export function traceIdsOf(span: Span | undefined): { trace_id: string; span_id: string } | null {
+  if (!span) return null;
+  const c = span.spanContext();
+  return (c.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED
+    ? { trace_id: c.traceId, span_id: c.spanId }
+    : null;
+}
+
+/** The ids of the active span when it is sampled (an exemplar's labels); null while off. */
+export function activeTraceIds(): { trace_id: string; span_id: string } | null {
+  return on ? traceIdsOf(trace.getActiveSpan()) : null;
+}
+
+export { SpanKind };
