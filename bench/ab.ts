@@ -5,11 +5,18 @@
  *
  *   npx tsx bench/ab.ts --a <tree> --b <tree> [--rounds 6] [--duration 8] [--only hub-run-redis,hub-index]
  *     [--cluster 127.0.0.1:7000,127.0.0.1:7001,…]   (the hubs on a Redis Cluster; Redis CPU of every node)
+ *     [--a-env K=V,K=V] [--b-env K=V,…]   (variables of one side's hubs: the same tree with a setting on and off)
+ *
+ * A side whose OTEL_EXPORTER_OTLP_ENDPOINT is `sink` sends its traces to an OTLP sink here
+ * that answers every export with 200 and keeps nothing (the cost of tracing, not of a collector).
  *
  * A tree is a checkout with `npm run build` done (its dist/src/server.js runs); it may share
  * this checkout's node_modules through a symlink.
  */
+
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -31,6 +38,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '8' },
     only: { type: 'string', default: 'hub-run-redis' },
     cluster: { type: 'string' },
+    'a-env': { type: 'string', default: '' },
+    'b-env': { type: 'string', default: '' },
   },
 });
 if (!values.a || !values.b) throw new Error('usage: bench/ab.ts --a <built tree> --b <built tree>');
@@ -42,17 +51,31 @@ if (scenarios.length === 0) throw new Error(`no hub scenario named ${values.only
 const tmp = await mkdtemp(join(tmpdir(), 'toolhub-ab-'));
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const runId = `ab-${Date.now().toString(36)}-${process.pid}`;
-const side = (tree: string): Servers => {
+const sink = await otlpSink();
+/** `K=V,K=V` as variables; an OTLP endpoint named `sink` is the sink above. */
+const envOf = (list: string): Record<string, string> =>
+  Object.fromEntries(
+    list
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => {
+        const [k, ...v] = kv.split('=');
+        const value = v.join('=');
+        return [k!, k === 'OTEL_EXPORTER_OTLP_ENDPOINT' && value === 'sink' ? sink.url : value];
+      }),
+  );
+const side = (tree: string, env: Record<string, string>): Servers => {
   const hub: HubContext = {
     serverJs: join(resolve(tree), 'dist/src/server.js'),
     dir: tmp,
     redisUrl,
     runId,
     ...(values.cluster ? { clusterNodes: values.cluster } : {}),
+    env,
   };
   return { refs: {} as Servers['refs'], hub, redisPids: [] };
 };
-const sides = { A: side(values.a), B: side(values.b) };
+const sides = { A: side(values.a, envOf(values['a-env'])), B: side(values.b, envOf(values['b-env'])) };
 const records: Record<string, { A: RunRecord[]; B: RunRecord[] }> = {};
 
 try {
@@ -97,5 +120,17 @@ try {
   }
 } finally {
   await stopAll();
+  sink.server.close();
   await rm(tmp, { recursive: true, force: true });
+}
+
+/** An OTLP/HTTP endpoint that reads each export and answers 200, keeping nothing. */
+async function otlpSink(): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  server.unref();
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }

@@ -62,6 +62,8 @@ export interface HubContext {
   runId: string;
   /** A Redis Cluster's nodes (`host:port,…`): the hubs use it instead of `redisUrl` (bench/ab.ts --cluster). */
   clusterNodes?: string;
+  /** Variables this side's hubs get on top of each configuration's (bench/ab.ts --a-env, --b-env). */
+  env?: Record<string, string>;
 }
 
 let sequence = 0;
@@ -96,7 +98,7 @@ function hubEnv(config: HubConfig, ctx: HubContext, port: number): Record<string
   else if (config.redis) env.REDIS_URL = ctx.redisUrl;
   if (config.poolThreads !== undefined) env.POOL_THREADS = String(config.poolThreads);
   if (config.processes !== undefined) env.HUB_PROCESSES = String(config.processes);
-  return { ...env, ...config.env };
+  return { ...env, ...config.env, ...ctx.env };
 }
 
 export function describeHub(config: HubConfig): string {

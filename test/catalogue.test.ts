@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as ajvFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { ERROR_CODES, ERROR_TABLE } from '../src/errors.js';
+import { projectRoot } from '../src/paths.js';
+import { HUB_VERSION } from '../src/shared/hub-version.js';
 import { buildTestApp, errorBody, policyFile, type TestApp } from './helpers.js';
 
 let app: TestApp;
@@ -156,10 +160,13 @@ describe('tool descriptors', () => {
 });
 
 describe('OpenAPI document', () => {
-  it('is a valid OpenAPI 3.1 document, version 1.0.0, with the same content as YAML', async () => {
+  it("is a valid OpenAPI 3.1 document, package.json's version, with the same content as YAML", async () => {
     const result = await new Validator().validate(structuredClone(openapi));
     expect(result.valid, JSON.stringify(result.errors)).toBe(true);
-    expect(openapi).toMatchObject({ openapi: '3.1.0', info: { version: '1.0.0' } });
+    const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
+    // The one constant the document and every span name (src/shared/hub-version.ts).
+    expect(HUB_VERSION).toBe(pkg.version);
+    expect(openapi).toMatchObject({ openapi: '3.1.0', info: { version: pkg.version } });
     const yaml = await app.inject({ url: '/api/openapi.yaml' });
     expect(yaml.headers['content-type']).toBe('application/yaml; charset=utf-8');
     expect(parseYaml(yaml.body)).toEqual(openapi);

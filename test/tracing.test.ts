@@ -85,9 +85,8 @@ describe('traces to an OTLP receiver (http/protobuf)', () => {
       'toolhub.tier': 'none',
     });
     const run = one(spans, 'toolhub.run token-counter');
-    // The run hangs under the request (through its handler's span).
-    const handler = spans.find((s) => s.spanId === run.parentSpanId)!;
-    expect(handler.parentSpanId).toBe(http.spanId);
+    // The run hangs under the request.
+    expect(run.parentSpanId).toBe(http.spanId);
     expect(run.attributes).toMatchObject({ 'toolhub.surface': 'runtime', 'toolhub.outcome': 'ok' });
     const admission = one(spans, 'toolhub.admission');
     expect(admission.parentSpanId).toBe(run.spanId);
@@ -117,6 +116,31 @@ describe('traces to an OTLP receiver (http/protobuf)', () => {
       .filter((l) => l.includes('request completed') && l.includes(caller.trace));
     expect(line).toHaveLength(1);
     expect(JSON.parse(line[0]!)).toMatchObject({ trace_id: caller.trace, span_id: http.spanId });
+  });
+
+  it('hangs each run of a batch request under the request, side by side', async () => {
+    const caller = ids();
+    const res = await fetch(`${hub!.base}/api/tools/batch/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', traceparent: traceparent(caller) },
+      body: JSON.stringify({
+        runs: [
+          { toolId: 'token-counter', a: 'one' },
+          { toolId: 'format-detective', a: '{"k": 1}' },
+        ],
+      }),
+    });
+    expect(res.status).toBe(200);
+    await otlp.waitFor(() => trace(caller.trace).filter((s) => s.name === 'toolhub.worker.run').length === 2);
+    const spans = trace(caller.trace);
+    const runs = spans.filter((s) => s.name.startsWith('toolhub.run '));
+    expect(runs.map((r) => r.name).sort()).toEqual([
+      'toolhub.run format-detective',
+      'toolhub.run token-counter',
+    ]);
+    const http = one(spans, 'POST /api/tools/batch/');
+    expect(runs.map((r) => r.parentSpanId)).toEqual([http.spanId, http.spanId]);
+    expect(runs.every((r) => r.attributes['toolhub.surface'] === 'batch')).toBe(true);
   });
 
   it('marks a run past its timeoutMs as a failed worker span', async () => {
@@ -244,16 +268,25 @@ describe('traces to an OTLP receiver (http/protobuf)', () => {
 });
 
 describe('traces over OTLP/JSON', () => {
-  it('sends the same spans as JSON when OTEL_EXPORTER_OTLP_PROTOCOL=http/json, and none while off', async () => {
+  it('sends the same spans as JSON with http/json, none while off, and answers as ever without a collector', async () => {
     const otlp = await new OtlpReceiver().start();
     const env = { LOG_LEVEL: 'info', OTEL_BSP_SCHEDULE_DELAY: '100' };
-    const [on, off] = await Promise.all([
+    // A collector that is away: a port nothing listens on (a receiver's, stopped).
+    const gone = await new OtlpReceiver().start();
+    await gone.stop();
+    const [on, off, away] = await Promise.all([
       startInstance({
         ...env,
         OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       }),
       startInstance(env),
+      startInstance({
+        ...env,
+        OTEL_EXPORTER_OTLP_ENDPOINT: gone.endpoint,
+        OTEL_EXPORTER_OTLP_TIMEOUT: '1000',
+        OTEL_TRACES_SAMPLER: 'always_on',
+      }),
     ]);
     try {
       const caller = ids();
@@ -268,12 +301,26 @@ describe('traces over OTLP/JSON', () => {
       const http = spans.filter((s) => s.name === 'GET /api/tools/run/');
       expect(http).toHaveLength(1);
       expect(http[0]).toMatchObject({ traceId: caller.trace, parentSpanId: caller.span });
+      // The URL is not on the span: its query string holds the input.
+      expect(JSON.stringify(spans.map((s) => s.attributes))).not.toContain('a=hello');
       // The hub without OTEL_* sent nothing, and its log names no trace.
       await stopInstance(off);
       expect(off.stdout()).toContain('request completed');
       expect(off.stdout()).not.toContain('trace_id');
+      // Without its collector a hub answers as ever, and says each distinct complaint once.
+      for (let i = 0; i < 5; i++)
+        expect((await fetch(`${away.base}/api/tools/run/?toolId=token-counter&a=${i}`)).status).toBe(200);
+      const until = Date.now() + 10_000;
+      while (!away.stderr().includes('tracing:') && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 100));
+      const complaints = away
+        .stderr()
+        .split('\n')
+        .filter((l) => l.includes('tracing:'));
+      expect(complaints.length).toBeGreaterThan(0);
+      expect(new Set(complaints.map((l) => JSON.parse(l).msg)).size).toBe(complaints.length);
     } finally {
-      await Promise.all([stopInstance(on), stopInstance(off)]);
+      await Promise.all([stopInstance(on), stopInstance(off), stopInstance(away)]);
       await otlp.stop();
     }
   });

@@ -1,5 +1,6 @@
+import type { Context, Span } from '@opentelemetry/api';
 import fp from 'fastify-plugin';
-import { traceIdsOf, tracingOn } from '../telemetry/spans.js';
+import { requestSpan, traceIdsOf, tracingOn, withContext } from '../telemetry/spans.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -7,6 +8,8 @@ declare module 'fastify' {
     traceIds: { trace_id: string; span_id: string } | null;
     /** Whether its span is sampled: its ids may label an exemplar. */
     traceSampled: boolean;
+    /** Its span, and the context its handler runs in (null: not sampled), while tracing is on. */
+    trace: { span: Span; context: Context | null } | null;
   }
 }
 
@@ -14,44 +17,54 @@ declare module 'fastify' {
 const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
- * While tracing is on (docs/operations.md, "Traces"), `@fastify/otel`: a span per request
- * (continuing the caller's `traceparent`), named by its method and route, and one for its
- * handler, under which the run's spans hang. Nothing at all while it is off. Registered
- * first, so that every route and hook after it is inside the request's span.
+ * While tracing is on (docs/operations.md, "Traces"): a server span per request, continuing
+ * the caller's `traceparent`, named by its method and route, and its handler run in that
+ * span's context, so the run's spans hang under it. Nothing at all while it is off.
+ * Registered first, so that every route after it is wrapped.
+ *
+ * Glue of our own rather than `@fastify/otel`: that instrumentation wraps every hook of
+ * every request and spans the handler apart, and on the `hub-run-redis` benchmark it was
+ * about half of tracing's cost (docs/benchmarks.md, "Traces"); it also records the URL,
+ * whose query string can hold a run's input.
  */
 export default fp(
   async (app) => {
     app.decorateRequest('traceIds', null);
     app.decorateRequest('traceSampled', false);
+    app.decorateRequest('trace', null);
     if (!tracingOn()) return;
-    // Before @fastify/otel's own onSend ends the span: what the run was, never who or with what.
-    app.addHook('onSend', (request, _reply, payload, done) => {
-      const span = request.opentelemetry().span;
+    app.addHook('onRequest', (request, _reply, done) => {
+      const route = request.routeOptions.url;
+      if (route !== undefined && UNTRACED.has(route)) return done();
+      request.trace = requestSpan(request.method, route, request.headers);
+      const c = request.trace.span.spanContext();
+      request.traceIds = { trace_id: c.traceId, span_id: c.spanId };
+      request.traceSampled = traceIdsOf(request.trace.span) !== null;
+      done();
+    });
+    app.addHook('onRoute', (route) => {
+      const handler = route.handler;
+      route.handler = function traced(request, reply) {
+        const ctx = request.trace?.context;
+        return ctx
+          ? withContext(ctx, () => handler.call(this, request, reply))
+          : handler.call(this, request, reply);
+      };
+    });
+    app.addHook('onError', (request, _reply, error, done) => {
+      request.trace?.span.setStatus({ code: 2, message: error.message.slice(0, 200) });
+      done();
+    });
+    app.addHook('onResponse', (request, reply, done) => {
+      const span = request.trace?.span;
       if (span) {
+        span.setAttribute('http.response.status_code', reply.statusCode);
         if (request.toolId !== null) span.setAttribute('toolhub.tool', request.toolId);
         if (request.errorCode !== null) span.setAttribute('toolhub.error_code', request.errorCode);
         span.setAttribute('toolhub.tier', request.keyOwner?.tier?.name ?? 'none');
-      }
-      done(null, payload);
-    });
-    const { FastifyOtelInstrumentation } = await import('@fastify/otel');
-    const otel = new FastifyOtelInstrumentation({
-      registerOnInitialization: false,
-      instrumentHooks: false,
-      recordExceptions: false,
-      // Probes and scrapes come every few seconds and say nothing of a request.
-      ignorePaths: (route) => UNTRACED.has(route.url.split('?')[0]!),
-      requestHook: (span, request) => {
-        span.updateName(`${request.method} ${request.routeOptions.url ?? 'unmatched'}`);
-      },
-    });
-    await app.register(otel.plugin());
-    app.addHook('onRequest', (request, _reply, done) => {
-      const span = request.opentelemetry().span;
-      if (span) {
-        const c = span.spanContext();
-        request.traceIds = { trace_id: c.traceId, span_id: c.spanId };
-        request.traceSampled = traceIdsOf(span) !== null;
+        if (reply.statusCode >= 500)
+          span.setStatus({ code: 2, message: request.errorCode ?? String(reply.statusCode) });
+        span.end();
       }
       done();
     });

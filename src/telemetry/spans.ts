@@ -40,6 +40,9 @@ export async function inSpan<T>(
 ): Promise<T> {
   if (!on) return fn(undefined);
   const parent = opts.parent ?? context.active();
+  // Only under a sampled trace: a request the sampler passed over (9 in 10 by default) has
+  // no span of its own to carry, and none is made under it.
+  if (!sampled(parent)) return fn(undefined);
   const span = tracer().startSpan(name, { attributes, kind: opts.kind ?? SpanKind.INTERNAL }, parent);
   try {
     return await context.with(trace.setSpan(parent, span), () => fn(span));
@@ -60,9 +63,17 @@ export function recordSpan(
   error?: string,
 ): void {
   if (!on) return;
-  const span = tracer().startSpan(name, { attributes, startTime: start }, context.active());
+  const parent = context.active();
+  if (!sampled(parent)) return;
+  const span = tracer().startSpan(name, { attributes, startTime: start }, parent);
   if (error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: error });
   span.end(end);
+}
+
+/** The context names a trace its sampler kept: spans are made only under one. */
+export function sampled(ctx: Context): boolean {
+  const c = trace.getSpanContext(ctx);
+  return c !== undefined && (c.traceFlags & TraceFlags.SAMPLED) !== 0;
 }
 
 /** Marks the active span failed, with a message (an errorCode and its text, never an input). */
@@ -87,6 +98,29 @@ export function contextFrom(headers: { traceparent?: unknown; tracestate?: unkno
   const extracted = propagation.extract(ROOT_CONTEXT, carrier);
   // A malformed traceparent names nothing: the active trace goes on.
   return trace.getSpanContext(extracted) ? extracted : context.active();
+}
+
+/**
+ * A request's server span, continuing the caller's `traceparent` (and `tracestate`) when it
+ * sends one, and the context its handler runs in. Its attributes are the method and the
+ * route, never the URL: a query string can hold a run's input.
+ */
+export function requestSpan(
+  method: string,
+  route: string | undefined,
+  headers: Record<string, string | string[] | undefined>,
+): { span: Span; context: Context | null } {
+  const parent =
+    headers.traceparent === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, headers);
+  const attributes = { 'http.request.method': method, ...(route ? { 'http.route': route } : {}) };
+  const span = tracer().startSpan(
+    `${method} ${route ?? 'unmatched'}`,
+    { kind: SpanKind.SERVER, attributes },
+    parent,
+  );
+  // Not sampled: its ids still name the request (the access log), but its handler runs
+  // without a context of its own, and nothing under it makes a span.
+  return { span, context: span.isRecording() ? trace.setSpan(parent, span) : null };
 }
 
 /** Runs `fn` with `ctx` active. */

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { DiagLogLevel, diag } from '@opentelemetry/api';
+import { context, DiagLogLevel, diag } from '@opentelemetry/api';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import {
   defaultResource,
@@ -16,7 +16,7 @@ import {
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-node';
 import { DEFAULT_SAMPLE_RATIO, type TraceSettings } from './settings.js';
-import { setTracingOn } from './spans.js';
+import { sampled, setTracingOn } from './spans.js';
 
 export interface Tracing {
   /** Sends what is buffered and stops; bounded, never throws. */
@@ -28,7 +28,7 @@ export interface Tracing {
  * propagator and an AsyncLocalStorage context (NodeTracerProvider.register), a batching
  * OTLP exporter the standard OTEL_* variables configure, and the ioredis instrumentation,
  * so that every Redis command under a request is a span of it. Called by the server before
- * the app is built; the fastify spans come from @fastify/otel (src/plugins/tracing.ts).
+ * the app is built; the request spans are made by src/plugins/tracing.ts.
  */
 export async function startTracing(settings: TraceSettings, version: string): Promise<Tracing> {
   // The SDK's own complaints (an unreachable collector) go to the log as warnings, once each.
@@ -91,7 +91,19 @@ function patchIoredis(provider: NodeTracerProvider): void {
   const version = createRequire(import.meta.url)('ioredis/package.json').version as string;
   const definitions = (instrumentation as unknown as { init(): ModuleDefinition[] }).init();
   for (const d of [definitions].flat()) d.patch?.(ioredis, version);
+  // Outside a sampled trace a command goes straight to ioredis: the instrumentation would
+  // make a span that is never recorded, and bind the command's callbacks for it.
+  const proto = ioredis.prototype as { sendCommand: Wrapped };
+  const traced = proto.sendCommand;
+  const plain = traced.__original;
+  if (typeof plain === 'function')
+    proto.sendCommand = function sendCommand(this: unknown, ...args: unknown[]) {
+      return (sampled(context.active()) ? traced : plain).apply(this, args);
+    };
 }
+
+/** A function the instrumentation wrapped (shimmer keeps the original). */
+type Wrapped = ((...args: unknown[]) => unknown) & { __original?: (...args: unknown[]) => unknown };
 
 interface ModuleDefinition {
   patch?: (exports: unknown, version?: string) => unknown;
