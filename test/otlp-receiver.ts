@@ -1,11 +1,13 @@
 /**
- * An OTLP/HTTP trace receiver for tests (docs/operations.md, "Traces"): a real HTTP server on
- * a free loopback port that takes what the hub's exporter sends to `/v1/traces`, in
- * OTLP/JSON or OTLP/protobuf, and keeps the spans. The protobuf is read by a small wire
+ * An OTLP trace receiver for tests (docs/operations.md, "Traces"): a real HTTP server on a
+ * free loopback port that takes what the hub's exporter sends to `/v1/traces`, in OTLP/JSON
+ * or OTLP/protobuf, and keeps the spans; or (`grpc`) a real gRPC server of the collector's
+ * TraceService/Export, whose messages are the same protobuf. The protobuf is read by a small wire
  * decoder of its own, a second implementation beside the exporter's encoder.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as grpc from '@grpc/grpc-js';
 
 export interface ReceivedSpan {
   service: string;
@@ -27,7 +29,12 @@ export class OtlpReceiver {
   private server: Server | undefined;
   endpoint = '';
 
+  private grpcServer: grpc.Server | undefined;
+
+  constructor(private readonly transport: 'http' | 'grpc' = 'http') {}
+
   async start(): Promise<this> {
+    if (this.transport === 'grpc') return this.startGrpc();
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -50,7 +57,39 @@ export class OtlpReceiver {
     return this;
   }
 
+  /** The collector's gRPC service by its path, its messages as raw bytes: decoded below. */
+  private async startGrpc(): Promise<this> {
+    const raw = (b: Buffer) => b;
+    const service: grpc.ServiceDefinition = {
+      Export: {
+        path: '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: raw,
+        requestDeserialize: raw,
+        responseSerialize: raw,
+        responseDeserialize: raw,
+      },
+    };
+    this.grpcServer = new grpc.Server();
+    this.grpcServer.addService(service, {
+      Export: (call: grpc.ServerUnaryCall<Buffer, Buffer>, done: grpc.sendUnaryData<Buffer>) => {
+        this.contentTypes.push('application/grpc');
+        this.spans.push(...fromProtobuf(call.request));
+        done(null, Buffer.alloc(0)); // an empty ExportTraceServiceResponse
+      },
+    });
+    const port = await new Promise<number>((resolve, reject) =>
+      this.grpcServer!.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) =>
+        err ? reject(err) : resolve(p),
+      ),
+    );
+    this.endpoint = `http://127.0.0.1:${port}`;
+    return this;
+  }
+
   async stop(): Promise<void> {
+    this.grpcServer?.forceShutdown();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 

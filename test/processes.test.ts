@@ -12,6 +12,8 @@ import { request } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeysFile, freePort, policyFile, REDIS_URL, redisPrefix, requireRedis } from './helpers.js';
+import { parseOpenMetrics } from './openmetrics.js';
+import { OtlpReceiver } from './otlp-receiver.js';
 import { promtool } from './promtool.js';
 import { type Instance, serverJs, startInstance, stopInstance } from './server-process.js';
 
@@ -114,12 +116,16 @@ const WHOLE = { total: 2, ready: 2, notReady: 0, starting: 0, down: 0 };
 
 describe('HUB_PROCESSES=2', () => {
   let hub: Instance | undefined;
+  let otlp: OtlpReceiver | undefined;
   beforeAll(async () => {
     await requireRedis();
-    hub = await startBox();
+    // Every request traced: the box's OpenMetrics scrape carries the processes' exemplars.
+    otlp = await new OtlpReceiver().start();
+    hub = await startBox({ OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint, OTEL_TRACES_SAMPLER: 'always_on' });
   }, 90_000);
   afterAll(async () => {
     await stopInstance(hub);
+    await otlp?.stop();
   });
 
   it('answers from every process on one port; a limit is exact across them and one scrape sums them', async () => {
@@ -153,6 +159,21 @@ describe('HUB_PROCESSES=2', () => {
       );
     expect(infBuckets).toHaveLength(1);
     expect(Number(infBuckets[0]!.slice(infBuckets[0]!.lastIndexOf(' ') + 1))).toBe(6);
+    // Asked for OpenMetrics, the primary's sum is OpenMetrics too, the reference parser reads
+    // it, and the run histogram's buckets keep exemplars of traces the processes exported.
+    const om = await fetch(`${hub!.base}/metrics`, { headers: { accept: 'application/openmetrics-text' } });
+    expect(om.headers.get('content-type')).toMatch(/^application\/openmetrics-text/);
+    const samples = parseOpenMetrics(await om.text());
+    const total = samples.filter((x) => x.name === 'toolhub_runs_total' && x.labels.tool === 'token-counter');
+    expect(total.map((x) => x.labels.outcome).sort()).toEqual(['RATE_LIMITED', 'ok']);
+    const traced = samples.filter(
+      (x) => x.family === 'toolhub_run_duration_seconds' && x.labels.tool === 'token-counter' && x.exemplar,
+    );
+    expect(traced.length).toBeGreaterThan(0);
+    const spans = await otlp!.waitFor((all) => all.some((x) => x.traceId === traced[0]!.exemplar!.trace_id));
+    expect(spans.find((x) => x.spanId === traced[0]!.exemplar!.span_id)?.name).toBe(
+      'toolhub.run token-counter',
+    );
   });
 
   it('counts a silent process not ready without waiting on it, and hands the connection it died holding to another', async () => {

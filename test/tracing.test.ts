@@ -267,6 +267,32 @@ describe('traces to an OTLP receiver (http/protobuf)', () => {
   });
 });
 
+describe('traces over OTLP/gRPC', () => {
+  it('sends the spans of a request to a gRPC collector when OTEL_EXPORTER_OTLP_PROTOCOL=grpc', async () => {
+    const otlp = await new OtlpReceiver('grpc').start();
+    const hub = await startInstance({
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
+    try {
+      const caller = ids();
+      const res = await fetch(`${hub.base}/api/tools/run/?toolId=token-counter&a=hello`, {
+        headers: { traceparent: traceparent(caller) },
+      });
+      expect(res.status).toBe(200);
+      const spans = await otlp.waitFor((all) => all.some((s) => s.name === 'toolhub.worker.run'));
+      expect(otlp.contentTypes.every((t) => t === 'application/grpc')).toBe(true);
+      const http = one(spans, 'GET /api/tools/run/');
+      expect(http).toMatchObject({ traceId: caller.trace, parentSpanId: caller.span, service: 'tool-hub' });
+      expect(one(spans, 'toolhub.run token-counter').parentSpanId).toBe(http.spanId);
+    } finally {
+      await stopInstance(hub);
+      await otlp.stop();
+    }
+  });
+});
+
 describe('traces over OTLP/JSON', () => {
   it('sends the same spans as JSON with http/json, none while off, and answers as ever without a collector', async () => {
     const otlp = await new OtlpReceiver().start();
