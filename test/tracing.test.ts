@@ -82,6 +82,7 @@ describe('traces to an OTLP receiver (http/protobuf)', () => {
       'http.route': '/api/tools/run/',
       'http.response.status_code': 200,
       'toolhub.tool': 'token-counter',
+      'toolhub.surface': 'runtime',
       'toolhub.tier': 'none',
     });
     const run = one(spans, 'toolhub.run token-counter');

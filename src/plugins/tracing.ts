@@ -13,6 +13,15 @@ declare module 'fastify' {
   }
 }
 
+/** The door a request that ran a tool came through, by its route (docs/api.md, "Surfaces"). */
+const SURFACES: Record<string, string> = {
+  '/api/tools/run/': 'runtime',
+  '/api/tools/batch/': 'batch',
+  '/api/jobs/': 'job',
+  '/mcp': 'mcp',
+};
+const surfaceOf = (route: string | undefined) => (route && SURFACES[route]) || 'dedicated';
+
 /** Routes left out of the traces: the probes and the scrape. */
 const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -59,7 +68,10 @@ export default fp(
       const span = request.trace?.span;
       if (span) {
         span.setAttribute('http.response.status_code', reply.statusCode);
-        if (request.toolId !== null) span.setAttribute('toolhub.tool', request.toolId);
+        if (request.toolId !== null) {
+          span.setAttribute('toolhub.tool', request.toolId);
+          span.setAttribute('toolhub.surface', surfaceOf(request.routeOptions.url));
+        }
         if (request.errorCode !== null) span.setAttribute('toolhub.error_code', request.errorCode);
         span.setAttribute('toolhub.tier', request.keyOwner?.tier?.name ?? 'none');
         if (reply.statusCode >= 500)
