@@ -76,8 +76,8 @@ async function main(): Promise<void> {
     const settings = traceSettings(loadEnv(process.env));
     if (settings) {
       const { startTracing } = await import('./telemetry/tracing.js');
-      const { HUB_VERSION } = await import('./shared/hub-version.js');
-      tracing = await startTracing(settings, HUB_VERSION);
+      const { hubVersion } = await import('./registry.js');
+      tracing = await startTracing(settings, hubVersion());
     }
     app = await buildApp();
   } catch (err) {

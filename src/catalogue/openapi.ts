@@ -1,6 +1,6 @@
 import { ERROR_CODES, ERROR_TABLE, errorTableMarkdown } from '../errors.js';
+import { hubVersion } from '../registry.js';
 import { RUNTIME_SCHEMAS } from '../run/runtime-input.js';
-import { HUB_VERSION } from '../shared/hub-version.js';
 import { type CatalogueContext, RUNTIME_PATH } from './descriptor.js';
 import { forGenerators } from './for-generators.js';
 import { JOB_PATH, JOBS_PATH, jobRouteDocs, jobSchemas } from './job-route-docs.js';
@@ -61,7 +61,7 @@ export function buildOpenApi(ctx: CatalogueContext, version: string) {
     openapi: '3.1.0',
     info: {
       title: 'Tool Hub: unified index of the generic runtime and the dedicated API specs',
-      version: HUB_VERSION,
+      version: hubVersion(),
       description: `Build ${version}. Every error answer is a ToolRunError; its errorCode decides the status:\n\n${errorTableMarkdown()}`,
       license: { name: 'MIT', identifier: 'MIT' },
     },
