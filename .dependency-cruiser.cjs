@@ -10,7 +10,8 @@
  *            registry of tools, the HTTP edge's helpers (callerOf, sendError), an API
  *            process's link to the primary of HUB_PROCESSES, the traces (src/telemetry/)
  *   engine   the limits, the pool, the result cache, the metrics and the run facade over them,
- *            the jobs (queue, webhooks) and the Idempotency-Key store over the facade
+ *            the jobs (queue, webhooks) and the Idempotency-Key store over the facade, the
+ *            pipelines' definition check
  *   content  what is derived from the tools and the facade: the generated docs, the
  *            catalogue (with the route declarations the OpenAPI document describes), the
  *            tool pages, MCP
@@ -52,6 +53,7 @@ const LAYERS = [
       'src/run/',
       'src/jobs/',
       'src/idempotency/',
+      'src/pipelines/',
     ],
   ],
   ['content', ['src/docs/', 'src/catalogue/', 'src/pages/', 'src/mcp/']],
