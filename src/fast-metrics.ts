@@ -115,22 +115,21 @@ export class FastHistogram extends FastMetric<HistogramSeries> {
   }
 
   observe(value: number, a: string, b?: string, c?: string): void {
-    this.add(value, a, b, c);
+    this.add(this.at(a, b, c), value);
   }
 
   /** An observation made under a sampled trace: its ids become the bucket's exemplar (docs/operations.md, "Traces"). */
   observeTraced(value: number, trace: Record<string, string>, a: string, b?: string, c?: string): void {
-    const i = this.add(value, a, b, c);
-    if (i < 0) return;
     const s = this.at(a, b, c);
+    const i = this.add(s, value);
+    if (i < 0) return;
     s.exemplars ??= new Array(this.bounds.length + 1);
     s.exemplars[i] = { labelSet: trace, value, timestamp: Date.now() / 1000 };
   }
 
-  /** Counts `value`; the index of its bucket (bounds.length: +Inf), -1 when it is not a number. */
-  private add(value: number, a: string, b?: string, c?: string): number {
+  /** Counts `value` in `s`; the index of its bucket (bounds.length: +Inf), -1 when it is not a number. */
+  private add(s: HistogramSeries, value: number): number {
     if (!Number.isFinite(value)) return -1; // prom-client throws here; a metric must not fail a request
-    const s = this.at(a, b, c);
     s.sum += value;
     s.count++;
     // A plain loop: findIndex would allocate a closure per observation.
@@ -145,24 +144,20 @@ export class FastHistogram extends FastMetric<HistogramSeries> {
 
   protected export(labels: Labels, s: HistogramSeries, out: MetricValue[]): void {
     let cumulative = 0;
-    const ex = s.exemplars;
-    this.bounds.forEach((le, i) => {
-      cumulative += s.buckets[i]!;
+    // The bounds, then +Inf (index bounds.length: every observation).
+    for (let i = 0; i <= this.bounds.length; i++) {
+      const inf = i === this.bounds.length;
+      cumulative = inf ? s.count : cumulative + s.buckets[i]!;
+      const le = inf ? '+Inf' : this.bounds[i]!;
       const v: MetricValue = {
         labels: { le, ...labels },
         value: cumulative,
         metricName: `${this.name}_bucket`,
       };
-      if (ex?.[i]) v.exemplar = ex[i];
+      const exemplar = s.exemplars?.[i];
+      if (exemplar) v.exemplar = exemplar;
       out.push(v);
-    });
-    const inf: MetricValue = {
-      labels: { le: '+Inf', ...labels },
-      value: s.count,
-      metricName: `${this.name}_bucket`,
-    };
-    if (ex?.[this.bounds.length]) inf.exemplar = ex[this.bounds.length];
-    out.push(inf);
+    }
     out.push({ labels, value: s.sum, metricName: `${this.name}_sum` });
     out.push({ labels, value: s.count, metricName: `${this.name}_count` });
   }

@@ -4,6 +4,7 @@ import {
   type MetricValue as PromValue,
   Registry,
 } from 'prom-client';
+import type { Exemplar } from './fast-metrics.js';
 
 export const PROMETHEUS_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
 export const OPENMETRICS_TYPE = Registry.OPENMETRICS_CONTENT_TYPE;
@@ -11,11 +12,6 @@ export const OPENMETRICS_TYPE = Registry.OPENMETRICS_CONTENT_TYPE;
 export type MetricsFormat = 'prometheus' | 'openmetrics';
 /** A value as the instruments give it (src/fast-metrics.ts adds the exemplar). */
 type MetricValue = PromValue<string> & { metricName?: string; exemplar?: Exemplar };
-interface Exemplar {
-  labelSet: Record<string, string>;
-  value: number;
-  timestamp: number;
-}
 type Metrics = MetricObjectWithValues<MetricValue>[];
 
 /** OpenMetrics when the Accept header names it (Prometheus asks for it first), else the Prometheus text format. */

@@ -67,18 +67,7 @@ async function main(): Promise<void> {
   const { buildApp } = await import('./app.js');
   const { RegistryError } = await import('./registry.js');
   let app: Awaited<ReturnType<typeof buildApp>>;
-  let tracing: { shutdown(timeoutMs: number): Promise<void> } | null = null;
   try {
-    // Traces (docs/operations.md, "Traces"): started before the app, whose plugins ask
-    // whether it is on; off (the default), not a module of the SDK is loaded.
-    const { loadEnv } = await import('./config/env.js');
-    const { traceSettings } = await import('./telemetry/settings.js');
-    const settings = traceSettings(loadEnv(process.env));
-    if (settings) {
-      const { startTracing } = await import('./telemetry/tracing.js');
-      const { hubVersion } = await import('./registry.js');
-      tracing = await startTracing(settings, hubVersion());
-    }
     app = await buildApp();
   } catch (err) {
     if (err instanceof ConfigError || err instanceof RegistryError) {
@@ -100,8 +89,6 @@ async function main(): Promise<void> {
     }, timeoutMs);
     timer.unref();
     await app.close();
-    // The last spans (the shutdown's own requests) go to the collector, within a bound.
-    await tracing?.shutdown(2000);
     clearTimeout(timer);
     process.exit(0);
   };

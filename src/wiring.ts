@@ -49,7 +49,7 @@ const routes = (register: Part['register'], adds: string): Part => ({ kind: 'rou
 export const WIRING: readonly Part[] = [
   plugin(
     tracingPlugin,
-    "with tracing on (`OTEL_EXPORTER_OTLP_ENDPOINT`): a server span per request, continuing the caller's `traceparent`, its handler run in its context; nothing when off",
+    "with tracing on (`OTEL_EXPORTER_OTLP_ENDPOINT`): the OpenTelemetry SDK started (flushed on close), a server span per request, continuing the caller's `traceparent`, its handler run in its context; nothing when off",
   ),
   plugin(accessLogPlugin, 'one access line per request'),
   plugin(

@@ -170,9 +170,16 @@ export const ROUTE_DOCS = {
     operationId: 'metrics',
     summary: 'Prometheus metrics',
     description:
-      'For a Prometheus scrape (docs/operations.md); exempt from the junk limit and load shedding.',
+      'For a Prometheus scrape (docs/operations.md); exempt from the junk limit and load shedding. OpenMetrics, with the exemplars of traced runs, when `Accept` names `application/openmetrics-text`.',
     tag: 'operations',
-    answers: { 200: { description: 'Prometheus text format', type: 'text/plain' }, 503: shuttingDown },
+    answers: {
+      200: {
+        description: 'Prometheus text format, or OpenMetrics when asked for',
+        type: 'text/plain',
+        otherTypes: { 'application/openmetrics-text': { type: 'string' } },
+      },
+      503: shuttingDown,
+    },
   },
   ...MCP_ROUTE_DOCS,
 } as const satisfies Record<string, RouteDoc>;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type Job, type JobsOptions, Queue } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
-import { currentTraceHeaders } from '../telemetry/spans.js';
+import { withTrace } from '../telemetry/spans.js';
 import type { JobAnswer, JobData, JobState, JobView, WebhookAttempt } from './job-types.js';
 
 export const JOBS_QUEUE = 'jobs';
@@ -55,8 +55,7 @@ export class JobQueue {
     const keep = { age: this.opts.ttlSec };
     const options: JobsOptions = { jobId: id, removeOnComplete: keep, removeOnFail: keep, attempts: 1 };
     // The submitting request's trace travels with the job (docs/operations.md, "Traces").
-    const trace = currentTraceHeaders();
-    await this.queue.add(data.call.kind, trace.traceparent ? { ...data, trace } : data, options);
+    await this.queue.add(data.call.kind, withTrace(data), options);
     const now = Date.now();
     const index = this.ownerKey(data.owner);
     await this.redis

@@ -3,7 +3,7 @@ import type { Cluster, Redis } from 'ioredis';
 import { errorJson, HubError } from '../errors.js';
 import type { RunFacade } from '../run/facade.js';
 import type { RunLog } from '../run/run-types.js';
-import { contextFrom, currentTraceHeaders, inSpan, SpanKind, tracingOn } from '../telemetry/spans.js';
+import { contextFrom, inSpan, SpanKind, withTrace } from '../telemetry/spans.js';
 import { JOBS_QUEUE, type JobQueue, webhookJobId } from './job-queue.js';
 import type { JobAnswer, JobData } from './job-types.js';
 import { type JobCaller, type JobRunContext, runJob } from './run-job.js';
@@ -60,7 +60,6 @@ export function jobWorker(opts: JobWorkerOptions): Worker<JobData, JobAnswer> {
 
 /** A job's run, traced while tracing is on: a span that continues the submitting request's trace. */
 function runQueued(opts: JobWorkerOptions, job: Job<JobData, JobAnswer>, token?: string): Promise<JobAnswer> {
-  if (!tracingOn()) return runQueuedNow(opts, job, token);
   const attributes = { 'toolhub.job.kind': job.data.call.kind, 'toolhub.job.attempt': job.attemptsStarted };
   return inSpan('toolhub.job', attributes, () => runQueuedNow(opts, job, token), {
     parent: contextFrom(job.data.trace),
@@ -132,12 +131,7 @@ async function settle(
     // One delivery per job, named after it: a job run twice (its process died) queues it once.
     const keep = { age: opts.ttlSec };
     // The job's trace goes on to its delivery (docs/operations.md, "Traces").
-    const trace = currentTraceHeaders();
-    const delivery: DeliveryData = {
-      jobId: id,
-      owner: job.data.owner,
-      ...(trace.traceparent ? { trace } : {}),
-    };
+    const delivery: DeliveryData = withTrace({ jobId: id, owner: job.data.owner });
     await opts.queue.webhooks.add('deliver', delivery, {
       jobId: webhookJobId(id),
       attempts: opts.webhookAttempts,

@@ -1,6 +1,6 @@
 import type { ToolPolicy } from '../config/policy.js';
 import { quotaBits } from '../config/quota.js';
-import { inSpan, tracingOn } from '../telemetry/spans.js';
+import { inSpan } from '../telemetry/spans.js';
 import {
   type Admission,
   type Check,
@@ -115,9 +115,9 @@ export class Limits {
         const again = this.admitted(at, decided);
         return isLease(again) || again.code !== 'CONCURRENCY_LIMIT' ? again : null;
       };
-      const turn = () => this.lines.acquire(lineOf(toolId, client), waitUntil, retry);
       // Traced (docs/operations.md, "Traces"): the wait for a turn is where a capped client's time goes.
-      admitted = (await (tracingOn() ? inSpan('toolhub.admission.wait', {}, turn) : turn())) ?? admitted;
+      const turn = () => this.lines.acquire(lineOf(toolId, client), waitUntil, retry);
+      admitted = (await inSpan('toolhub.admission.wait', {}, turn)) ?? admitted;
     }
     if (!isLease(admitted)) return { ok: false, rate, refusal: admitted };
     if (!(await this.toolSlot(toolId, policy, waitUntil))) {

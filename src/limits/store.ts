@@ -6,6 +6,8 @@
  * behind Sentinel and on a Cluster alike.
  */
 
+import { NO_QUOTAS } from '../config/quota.js';
+
 /** A tool's numbers as the store reads them (a policy, under a tier's counters). */
 export interface StorePolicy {
   /** The tier whose rate counters count ('' without one); budget and leases are the tool's. */
@@ -169,3 +171,21 @@ export type SettleCount = readonly [
   delta: number,
   msLeft: number,
 ];
+
+/**
+ * A limit on requests that run nothing (usage reads, the jobs' door): `limit` a minute per
+ * caller, no burst, budget or cap.
+ */
+export function requestLimit(limit: number): StorePolicy {
+  return {
+    tier: '',
+    limit,
+    burst: 0,
+    windowMs: 60_000,
+    budgetMs: 0,
+    cap: 0,
+    leaseMs: 0,
+    reserveMs: 0,
+    quotas: NO_QUOTAS,
+  };
+}

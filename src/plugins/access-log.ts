@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { idsOf } from '../telemetry/spans.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -74,10 +75,7 @@ export default fp(
       if (request.toolId !== null) line.toolId = request.toolId;
       if (request.errorCode !== null) line.errorCode = request.errorCode;
       // With tracing on: the request's trace (docs/operations.md, "Traces").
-      if (request.traceIds) {
-        line.trace_id = request.traceIds.trace_id;
-        line.span_id = request.traceIds.span_id;
-      }
+      if (request.trace) Object.assign(line, idsOf(request.trace.span));
       // An MCP message array: every call by name, with its own request id.
       if (request.mcpCalls && request.mcpCalls.length > 1) line.calls = request.mcpCalls;
       request.log.info(line, 'request completed');

@@ -5,6 +5,7 @@ import { ProcessLink } from '../cluster/link.js';
 import { HubMetrics } from '../metrics.js';
 import { metricsFormat, OPENMETRICS_TYPE, PROMETHEUS_TYPE, renderMetrics } from '../metrics-text.js';
 import { EVENTS } from '../shared/events.js';
+import { sampledIdsOf } from '../telemetry/spans.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,7 +57,7 @@ export default fp(
         request.routeOptions.url ?? 'unmatched',
         reply.statusCode,
         reply.elapsedTime / 1000,
-        request.traceSampled ? request.traceIds : null,
+        sampledIdsOf(request.trace?.span),
       );
       done();
     });

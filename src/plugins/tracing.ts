@@ -1,14 +1,12 @@
 import type { Context, Span } from '@opentelemetry/api';
 import fp from 'fastify-plugin';
-import { requestSpan, traceIdsOf, tracingOn, withContext } from '../telemetry/spans.js';
+import { hubVersion } from '../registry.js';
+import { traceSettings } from '../telemetry/settings.js';
+import { failSpan, requestSpan, tracingOn, withContext } from '../telemetry/spans.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The request's trace and span ids while tracing is on (the access log), null otherwise. */
-    traceIds: { trace_id: string; span_id: string } | null;
-    /** Whether its span is sampled: its ids may label an exemplar. */
-    traceSampled: boolean;
-    /** Its span, and the context its handler runs in (null: not sampled), while tracing is on. */
+    /** Its span (the access log and the exemplars read its ids), and the context its handler runs in (null: not sampled), while tracing is on. */
     trace: { span: Span; context: Context | null } | null;
   }
 }
@@ -38,17 +36,20 @@ const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
  */
 export default fp(
   async (app) => {
-    app.decorateRequest('traceIds', null);
-    app.decorateRequest('traceSampled', false);
     app.decorateRequest('trace', null);
+    // The SDK is the process's: started by the first app whose settings ask for it (off, the
+    // default: not a module of it is loaded), and its last spans sent when that app closes.
+    const settings = traceSettings(app.hubConfig.env);
+    if (settings && !tracingOn()) {
+      const { startTracing } = await import('../telemetry/tracing.js');
+      const tracing = await startTracing(settings, hubVersion());
+      app.addHook('onClose', () => tracing.shutdown(2000));
+    }
     if (!tracingOn()) return;
     app.addHook('onRequest', (request, _reply, done) => {
       const route = request.routeOptions.url;
       if (route !== undefined && UNTRACED.has(route)) return done();
       request.trace = requestSpan(request.method, route, request.headers);
-      const c = request.trace.span.spanContext();
-      request.traceIds = { trace_id: c.traceId, span_id: c.spanId };
-      request.traceSampled = traceIdsOf(request.trace.span) !== null;
       done();
     });
     app.addHook('onRoute', (route) => {
@@ -61,7 +62,7 @@ export default fp(
       };
     });
     app.addHook('onError', (request, _reply, error, done) => {
-      request.trace?.span.setStatus({ code: 2, message: error.message.slice(0, 200) });
+      failSpan(request.trace?.span, error.message.slice(0, 200));
       done();
     });
     app.addHook('onResponse', (request, reply, done) => {
@@ -74,8 +75,7 @@ export default fp(
         }
         if (request.errorCode !== null) span.setAttribute('toolhub.error_code', request.errorCode);
         span.setAttribute('toolhub.tier', request.keyOwner?.tier?.name ?? 'none');
-        if (reply.statusCode >= 500)
-          span.setStatus({ code: 2, message: request.errorCode ?? String(reply.statusCode) });
+        if (reply.statusCode >= 500) failSpan(span, request.errorCode ?? String(reply.statusCode));
         span.end();
       }
       done();

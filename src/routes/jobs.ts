@@ -6,10 +6,10 @@ import { callerOf } from '../http/caller.js';
 import type { JobQueue } from '../jobs/job-queue.js';
 import type { JobCall, JobData } from '../jobs/job-types.js';
 import { AddressRefused, checkWebhookUrl, resolveAllowed } from '../jobs/webhooks/address-guard.js';
+import { requestLimit } from '../limits/store.js';
 import { readBatchRequest } from '../run/batch-input.js';
 import { fromGeneric } from '../run/input.js';
 import { readRuntimeCall } from '../run/runtime-input.js';
-import { requestLimit } from './usage.js';
 
 /**
  * The jobs' door (docs/api.md, "Jobs"): `POST /api/jobs/` queues a run or a batch of runs

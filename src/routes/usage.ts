@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { routeSchema } from '../catalogue/route-doc.js';
 import { ROUTE_DOCS } from '../catalogue/route-docs.js';
-import { NO_QUOTAS, type QuotaPer } from '../config/quota.js';
+import type { QuotaPer } from '../config/quota.js';
 import { HubError } from '../errors.js';
 import { callerOf } from '../http/caller.js';
 import { quotaName, USAGE_READS_LIMIT } from '../limits/limit-names.js';
@@ -13,26 +13,8 @@ import {
   ratePolicy,
   secondsOf,
 } from '../limits/ratelimit-fields.js';
-import type { StorePolicy } from '../limits/store.js';
+import { requestLimit, type StorePolicy } from '../limits/store.js';
 import type { QuotaUsage, Usage } from '../limits/usage.js';
-
-/**
- * A limit on requests that run nothing (usage reads, the jobs' door): `limit` a minute per
- * caller, no burst, budget or cap.
- */
-export function requestLimit(limit: number): StorePolicy {
-  return {
-    tier: '',
-    limit,
-    burst: 0,
-    windowMs: 60_000,
-    budgetMs: 0,
-    cap: 0,
-    leaseMs: 0,
-    reserveMs: 0,
-    quotas: NO_QUOTAS,
-  };
-}
 
 /** GET /api/usage is a read, not a run: its own limit per caller, 60 a minute (docs/api.md, "Usage"). */
 export const USAGE_READS: StorePolicy = requestLimit(60);

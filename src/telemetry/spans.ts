@@ -110,8 +110,7 @@ export function requestSpan(
   route: string | undefined,
   headers: Record<string, string | string[] | undefined>,
 ): { span: Span; context: Context | null } {
-  const parent =
-    headers.traceparent === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, headers);
+  const parent = contextFrom(headers);
   const attributes = { 'http.request.method': method, ...(route ? { 'http.route': route } : {}) };
   const span = tracer().startSpan(
     `${method} ${route ?? 'unmatched'}`,
@@ -128,18 +127,28 @@ export function withContext<T>(ctx: Context, fn: () => T): T {
   return on ? context.with(ctx, fn) : fn();
 }
 
-/** The ids of a sampled span, for an exemplar or a log line; null when off or not sampled. */
-export function traceIdsOf(span: Span | undefined): { trace_id: string; span_id: string } | null {
-  if (!span) return null;
+export type TraceIds = { trace_id: string; span_id: string };
+
+/** A span's ids, sampled or not (a log line names them). */
+export function idsOf(span: Span): TraceIds {
   const c = span.spanContext();
-  return (c.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED
-    ? { trace_id: c.traceId, span_id: c.spanId }
-    : null;
+  return { trace_id: c.traceId, span_id: c.spanId };
+}
+
+/** The ids of a sampled span, for an exemplar; null when there is none or it is not sampled. */
+export function sampledIdsOf(span: Span | undefined): TraceIds | null {
+  return span && (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0 ? idsOf(span) : null;
 }
 
 /** The ids of the active span when it is sampled (an exemplar's labels); null while off. */
-export function activeTraceIds(): { trace_id: string; span_id: string } | null {
-  return on ? traceIdsOf(trace.getActiveSpan()) : null;
+export function activeTraceIds(): TraceIds | null {
+  return on ? sampledIdsOf(trace.getActiveSpan()) : null;
+}
+
+/** `data` with the active trace (`traceparent`, `tracestate`) as `trace`, to travel with it; as it is when there is none. */
+export function withTrace<T extends object>(data: T): T & { trace?: Record<string, string> } {
+  const trace = currentTraceHeaders();
+  return trace.traceparent ? { ...data, trace } : data;
 }
 
 export { SpanKind };

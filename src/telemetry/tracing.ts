@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { setTimeout as delay } from 'node:timers/promises';
 import { context, DiagLogLevel, diag } from '@opentelemetry/api';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import {
@@ -27,8 +28,8 @@ export interface Tracing {
  * Starts the OpenTelemetry SDK for this process (docs/operations.md, "Traces"): the W3C
  * propagator and an AsyncLocalStorage context (NodeTracerProvider.register), a batching
  * OTLP exporter the standard OTEL_* variables configure, and the ioredis instrumentation,
- * so that every Redis command under a request is a span of it. Called by the server before
- * the app is built; the request spans are made by src/plugins/tracing.ts.
+ * so that every Redis command under a request is a span of it. Started by the tracing
+ * plugin (src/plugins/tracing.ts, registered first), which also makes the request spans.
  */
 export async function startTracing(settings: TraceSettings, version: string): Promise<Tracing> {
   // The SDK's own complaints (an unreachable collector) go to the log as warnings, once each.
@@ -53,13 +54,7 @@ export async function startTracing(settings: TraceSettings, version: string): Pr
   return {
     async shutdown(timeoutMs) {
       setTracingOn(false);
-      let timer: NodeJS.Timeout | undefined;
-      const bound = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, timeoutMs);
-        timer.unref();
-      });
-      await Promise.race([provider.shutdown().catch(() => {}), bound]);
-      clearTimeout(timer);
+      await Promise.race([provider.shutdown().catch(() => {}), delay(timeoutMs, undefined, { ref: false })]);
     },
   };
 }

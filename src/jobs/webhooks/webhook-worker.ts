@@ -1,13 +1,6 @@
 import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
-import {
-  contextFrom,
-  currentTraceHeaders,
-  failSpan,
-  inSpan,
-  SpanKind,
-  tracingOn,
-} from '../../telemetry/spans.js';
+import { contextFrom, currentTraceHeaders, failSpan, inSpan, SpanKind } from '../../telemetry/spans.js';
 import { type JobQueue, WEBHOOKS_QUEUE } from '../job-queue.js';
 import { webhookBackoff } from './backoff.js';
 import { type AttemptOutcome, postWebhook } from './post.js';
@@ -92,20 +85,18 @@ async function deliver(opts: WebhookWorkerOptions, delivery: Job<DeliveryData>, 
     });
   };
   const attributes = { 'toolhub.webhook.attempt': delivery.attemptsMade + 1 };
-  const outcome = tracingOn()
-    ? await inSpan(
-        'toolhub.webhook.delivery',
-        attributes,
-        async (span) => {
-          const o = await post();
-          if (o.status !== undefined) span?.setAttribute('http.response.status_code', o.status);
-          if (o.status === undefined || o.status >= 300)
-            failSpan(span, o.error ?? `the receiver answered ${o.status}`);
-          return o;
-        },
-        { parent: contextFrom(delivery.data.trace), kind: SpanKind.CLIENT },
-      )
-    : await post();
+  const outcome = await inSpan(
+    'toolhub.webhook.delivery',
+    attributes,
+    async (span) => {
+      const o = await post();
+      if (o.status !== undefined) span?.setAttribute('http.response.status_code', o.status);
+      if (o.status === undefined || o.status >= 300)
+        failSpan(span, o.error ?? `the receiver answered ${o.status}`);
+      return o;
+    },
+    { parent: contextFrom(delivery.data.trace), kind: SpanKind.CLIENT },
+  );
   const delivered = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
   await delivery.log(JSON.stringify({ at: new Date().toISOString(), ...outcome }));
   opts.onAttempt(outcome, delivered ? (Date.now() - (job.finishedOn ?? Date.now())) / 1000 : undefined);
