@@ -81,6 +81,8 @@ export interface RateLimitInfo {
   limitName?: string;
   /** On a quota refusal: the quota that is used up. */
   quota?: QuotaInfo;
+  /** A pipeline's answer: the runs it spent, one a step started (docs/api.md, "Pipelines"). */
+  runs?: number;
 }
 
 /** A quota that refused a run: whose, which window, what it counts, and when it starts again. */

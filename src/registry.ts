@@ -27,6 +27,8 @@ export interface RegisteredTool {
   origin: string;
   /** What its package declares it needs (`toolhub.needs`); recorded, not yet enforced. */
   needs: ToolNeeds;
+  /** A tool made by the hub, not read from a folder (a named pipeline): its guide and its page's example. */
+  generated?: { skillMd: string; example?: Record<string, unknown> };
 }
 
 declare module 'fastify' {

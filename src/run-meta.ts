@@ -9,7 +9,7 @@
  * wire value predates the other surfaces and stays); `dedicated` a tool's own endpoint.
  * Declared once: the answer schema, the metrics and the docs read this list.
  */
-export const SURFACES = ['runtime', 'dedicated', 'mcp', 'batch', 'job'] as const;
+export const SURFACES = ['runtime', 'dedicated', 'mcp', 'batch', 'job', 'pipeline'] as const;
 export type Surface = (typeof SURFACES)[number];
 
 /** Who says they are calling (the request's `source`), declared once. */
@@ -29,4 +29,29 @@ export interface RunMeta {
   queuedMs: number;
   mode?: string;
   cached?: true;
+  /** A pipeline's answer: its steps' runs (docs/api.md, "Pipelines"). */
+  pipeline?: PipelineMeta;
+}
+
+/** What a pipeline's answer says of its steps. */
+export interface PipelineMeta {
+  /** The steps started: each a run of its tool, counted under that tool's limits. */
+  runs: number;
+  /** Wall time of the whole pipeline, ms. */
+  wallMs: number;
+  steps: PipelineStepMeta[];
+  /** On a failure: the step that ended the pipeline. */
+  failedStep?: { index: number; toolId: string };
+}
+
+export interface PipelineStepMeta {
+  toolId: string;
+  mode?: string;
+  durationMs: number;
+  queuedMs: number;
+  cached?: true;
+  /** On a failure: the results of the steps before the failing one. */
+  result?: unknown;
+  /** The failing step's error code. */
+  errorCode?: string;
 }

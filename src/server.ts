@@ -1,5 +1,6 @@
 /**
- * SIGHUP re-reads the API keys (docs/operations.md, "Securing the hub"). Its default action
+ * SIGHUP re-reads the API keys (docs/operations.md, "Securing the hub") and the named
+ * pipelines (docs/api.md, "Pipelines"). Its default action
  * ends the process, so its handler goes in first, before the app's modules are loaded
  * (imported below, after it): a SIGHUP during the boot (a config-management run, a
  * terminal closing) once killed a starting instance. One that comes before the app exists
@@ -95,6 +96,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   // Keys added or revoked without a restart; a file that no longer checks keeps the old keys.
   reloadKeys = () => {
+    // The named pipelines too (docs/api.md, "Pipelines"): a bad file keeps the old set.
+    app.reloadPipelines();
     if (!app.apiKeys) return;
     try {
       app.log.warn({ keys: app.apiKeys.reload() }, 'API keys reloaded (SIGHUP)');

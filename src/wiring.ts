@@ -17,6 +17,7 @@ import mcpPlugin from './plugins/mcp.js';
 import memoryAdmissionPlugin from './plugins/memory-admission.js';
 import metricsPlugin from './plugins/metrics.js';
 import pagesPlugin from './plugins/pages.js';
+import pipelinesPlugin from './plugins/pipelines.js';
 import poolPlugin from './plugins/pool.js';
 import pressurePlugin from './plugins/pressure.js';
 import resultCachePlugin from './plugins/result-cache.js';
@@ -26,6 +27,7 @@ import batchRequestRoutes from './routes/batch.js';
 import dedicatedRoutes from './routes/dedicated.js';
 import healthRoutes from './routes/health.js';
 import jobRoutes from './routes/jobs.js';
+import pipelineRoutes from './routes/pipelines.js';
 import runtimeRoutes from './routes/runtime.js';
 import usageRoutes from './routes/usage.js';
 
@@ -94,8 +96,12 @@ export const WIRING: readonly Part[] = [
     '`app.resultCache`: the in-process layer and the shared layer on its own connection, held off a limiter Redis that can evict',
   ),
   plugin(
+    pipelinesPlugin,
+    '`app.pipelines`: the named pipelines of `PIPELINES_FILE`, served as tools; SIGHUP reloads',
+  ),
+  plugin(
     facadePlugin,
-    '`app.facade`: the run facade, built from the limits, the pool, the result cache and the metrics',
+    '`app.facade`: the run facade, built from the limits, the pool, the result cache, the metrics and the named pipelines',
   ),
   plugin(
     idempotencyPlugin,
@@ -114,6 +120,10 @@ export const WIRING: readonly Part[] = [
   routes(healthRoutes, '`GET /healthz`, `GET /readyz`'),
   routes(runtimeRoutes, 'the generic runtime endpoint: `GET` and `POST /api/tools/run/`'),
   routes(batchRequestRoutes, 'batch requests: `POST /api/tools/batch/` (up to `BATCH_MAX_RUNS` runs)'),
+  routes(
+    pipelineRoutes,
+    'the pipelines: `POST /api/pipelines/run` (ad hoc), `POST /api/pipelines/<id>/` (named)',
+  ),
   routes(jobRoutes, 'the jobs: `POST`, `GET /api/jobs/`, `GET` and `DELETE /api/jobs/<id>`'),
   routes(dedicatedRoutes, 'the dedicated endpoints, generated from the tool modules: `/api/<slug>/`'),
   routes(usageRoutes, '`GET /api/usage`: what the caller has used of each limit'),

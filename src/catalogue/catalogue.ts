@@ -52,6 +52,15 @@ const json = (value: unknown) => served(JSON.stringify(value), 'application/json
 const markdown = (text: string) => served(text, 'text/markdown; charset=utf-8');
 
 function toolFiles(tool: RegisteredTool) {
+  // A named pipeline's guide is generated from its definition (src/pipelines/pipeline-tool.ts).
+  if (tool.generated) {
+    const examples = {
+      basic: tool.generated.example ? { input: tool.generated.example } : {},
+      edgeCase: {},
+      expectedOutput: {},
+    };
+    return { skillMd: tool.generated.skillMd, examples };
+  }
   const skillPath = join(tool.docsDir, 'SKILL.md');
   // A plug-in tool without docs still gets a catalogue entry made from its definition.
   const skillMd = existsSync(skillPath)

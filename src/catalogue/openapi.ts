@@ -9,6 +9,7 @@ import { batchRequestSchemas, SECURITY_SCHEMES, TOOL_SECURITY } from './openapi-
 import { errorResponses, HEADERS } from './openapi-responses.js';
 import { routePaths } from './openapi-routes.js';
 import { dedicatedPath, toolRequestBodies, toolSchemas } from './openapi-tools.js';
+import { PIPELINE_RUN_ROUTE_DOC, PIPELINES_RUN_PATH } from './pipeline-route-docs.js';
 import { ROUTE_DOCS } from './route-docs.js';
 import { RESPONSE_SCHEMAS } from './schemas.js';
 import { BATCH_PATH, batchRequestRouteDoc, runtimeRouteDocs } from './tool-route-docs.js';
@@ -35,7 +36,7 @@ export function buildOpenApi(ctx: CatalogueContext, version: string) {
     ...toolSchemas(defs),
   };
   const paths: Record<string, Record<string, Record<string, unknown>>> = {};
-  const toolPaths = new Set([RUNTIME_PATH, BATCH_PATH, JOBS_PATH, JOB_PATH, '/mcp']);
+  const toolPaths = new Set([RUNTIME_PATH, BATCH_PATH, JOBS_PATH, JOB_PATH, PIPELINES_RUN_PATH, '/mcp']);
   for (const def of defs) {
     for (const ep of def.endpoints) {
       paths[ep.path] = dedicatedPath(def, ep) as Record<string, Record<string, unknown>>;
@@ -48,6 +49,7 @@ export function buildOpenApi(ctx: CatalogueContext, version: string) {
     runtime.get,
     runtime.post,
     batchRequestRouteDoc(maxRuns),
+    PIPELINE_RUN_ROUTE_DOC,
     ...Object.values(jobRouteDocs(ctx.jobsBatchMaxRuns ?? 1000)),
     ...Object.values(ROUTE_DOCS),
   ];

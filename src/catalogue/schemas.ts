@@ -45,7 +45,7 @@ export const RESPONSE_SCHEMAS = {
       surface: {
         enum: [...SURFACES],
         description:
-          'Where the run came in: `runtime` the generic runtime endpoint, `dedicated` a dedicated endpoint, `batch` an item of a batch, `job` a job (POST /api/jobs/), `mcp` a tools/call (a task too)',
+          'Where the run came in: `runtime` the generic runtime endpoint, `dedicated` a dedicated endpoint, `batch` an item of a batch, `job` a job (POST /api/jobs/), `mcp` a tools/call (a task too), `pipeline` a step of an ad hoc pipeline (POST /api/pipelines/run)',
       },
       source: { enum: [...SOURCES] },
       mode: str,
@@ -53,6 +53,37 @@ export const RESPONSE_SCHEMAS = {
       queuedMs: { type: 'number', description: 'Wait for a worker' },
       timeoutMs: { type: 'integer' },
       cached: { type: 'boolean' },
+      pipeline: {
+        type: 'object',
+        description:
+          'A pipeline\'s answer (docs/api.md, "Pipelines"): the runs it spent, its wall time, each step\'s run; on a failure the failing step and the results of the steps before it',
+        required: ['runs', 'wallMs', 'steps'],
+        properties: {
+          runs: { type: 'integer', minimum: 0 },
+          wallMs: { type: 'number' },
+          failedStep: {
+            type: 'object',
+            required: ['index', 'toolId'],
+            properties: { index: { type: 'integer', minimum: 0 }, toolId: str },
+          },
+          steps: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['toolId', 'durationMs', 'queuedMs'],
+              properties: {
+                toolId: str,
+                mode: str,
+                durationMs: { type: 'number' },
+                queuedMs: { type: 'number' },
+                cached: { type: 'boolean' },
+                result: { description: "On a failure: this earlier step's result" },
+                errorCode: { enum: ERROR_CODES },
+              },
+            },
+          },
+        },
+      },
     },
   },
   RateLimit: {
@@ -83,6 +114,12 @@ export const RESPONSE_SCHEMAS = {
         type: 'string',
         description:
           'On a refusal by the limiter, the name of the limit that refused, as the RateLimit and RateLimit-Policy headers name it: `<toolId>`, `<toolId>/budget`, `<toolId>/cap`, `<toolId>/instance-cap`, `<toolId>/<day|month>/<runs|computeMs>` or `@key/<day|month>/<runs|computeMs>` (docs/api.md, "Limit names and the RateLimit headers")',
+      },
+      runs: {
+        type: 'integer',
+        minimum: 0,
+        description:
+          "A pipeline's answer: the runs it spent, one a step started, each counted under its own tool's limits; the other fields are those of the step with the fewest left",
       },
       quota: {
         type: 'object',

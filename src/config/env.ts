@@ -49,6 +49,8 @@ export const ENV_SCHEMA = {
     'MCP_MESSAGE_LIMIT',
     'MCP_BATCH_MAX_MESSAGES',
     'MCP_BATCH_MAX_ANSWER_BYTES',
+    'PIPELINES_FILE',
+    'PIPELINE_TIMEOUT_MS',
     'EXTRA_TOOL_DIRS',
     'TOOL_PACKAGES',
     'TOOL_PACKAGES_DIR',
@@ -381,6 +383,20 @@ export const ENV_SCHEMA = {
       default: 1048576,
       description:
         'Most bytes of listings and resources one /mcp message array may ask for (counted before any work); tools/call answers are bounded by RESULT_MAX_BYTES each',
+    },
+    PIPELINES_FILE: {
+      type: 'string',
+      default: '',
+      description:
+        'YAML or JSON file of named pipelines, each served like a tool (re-read on SIGHUP; a bad file keeps the old set); empty: none',
+    },
+    PIPELINE_TIMEOUT_MS: {
+      type: 'integer',
+      minimum: 100,
+      maximum: 600000,
+      default: 30000,
+      description:
+        "Most wall time of one pipeline: a step starts only inside it, and runs under what is left of it (or its tool's timeoutMs, the smaller)",
     },
     EXTRA_TOOL_DIRS: {
       type: 'string',

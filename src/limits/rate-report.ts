@@ -9,6 +9,7 @@ import { budgetName, capName, instanceCapName, quotaName } from './limit-names.j
 import {
   type LimitItem,
   limitField,
+  mergedFields,
   type PolicyItem,
   policyField,
   quotaPolicy,
@@ -143,4 +144,20 @@ function runPolicyItems(
   const list = { toolId, items, field: policyField(items), until: monthEndOf(now) };
   byTier.set(tier ?? NO_TIER, list);
   return list;
+}
+
+/**
+ * The report of a pipeline's answer (docs/api.md, "Pipelines"): `rateLimit` is the block of
+ * the step with the fewest left, with `runs` (the runs the pipeline spent); the RateLimit
+ * fields list every limit its steps met, each with the fewest units left, as a batch
+ * request's answer does.
+ */
+export function rateReportOfSteps(reports: readonly RateReport[], runs: number): RateReport {
+  const least = reports.reduce((a, b) => (b.info.remaining <= a.info.remaining ? b : a));
+  return {
+    info: { ...least.info, runs },
+    headers: { ...least.headers, ...mergedFields(reports) },
+    policyItems: reports.flatMap((r) => r.policyItems),
+    limitItems: reports.flatMap((r) => r.limitItems),
+  };
 }

@@ -94,7 +94,7 @@ async function resultOf(parts: McpParts, caller: McpCaller, route: Route): Promi
   if (method === 'ping') return route.era === 'legacy' ? '{}' : null;
   if (method === 'tools/call') {
     const { name, arguments: args } = params;
-    if (typeof name !== 'string' || !parts.facade.tools.has(name)) return null;
+    if (typeof name !== 'string' || !parts.facade.knows(name)) return null;
     if (args !== undefined && !isPlainObject(args)) return null;
     return callJson(await runCall(parts, caller, name, (args ?? {}) as Record<string, unknown>));
   }

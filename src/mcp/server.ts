@@ -79,7 +79,7 @@ export function mcpServer(parts: McpParts, caller: McpCaller): Server {
   server.setRequestHandler('tools/list', async () => parts.listings.tools);
   server.setRequestHandler('tools/call', async (request) => {
     const { name, arguments: args = {} } = request.params;
-    if (!parts.facade.tools.has(name))
+    if (!parts.facade.knows(name))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${quote(name)}`);
     return toCallResult(await runCall(parts, caller, name, args));
   });

@@ -57,7 +57,7 @@ export async function answerTask(
   if (method === 'tools/call') {
     const wanted = era === 'legacy' ? isObject(params.task) : declaresTasks(params);
     const name = params.name;
-    if (!wanted || typeof name !== 'string' || !parts.facade.tools.has(name)) return null;
+    if (!wanted || typeof name !== 'string' || !parts.facade.knows(name)) return null;
     const args = params.arguments ?? {};
     if (!isObject(args)) return null;
     const id = await jobs.submit({

@@ -60,11 +60,20 @@ export default fp(
       runsEnabled,
       batchMaxRuns: env.BATCH_MAX_RUNS,
       jobsBatchMaxRuns: env.JOBS_BATCH_MAX_RUNS,
-      tools: app.tools,
-      policies: app.policies,
+      tools: app.pipelines.tools,
+      policies: app.pipelines.policies,
     };
-    const catalogue = buildCatalogue(context);
-    app.decorate('catalogue', catalogue);
+    // Built again after the named pipelines change (SIGHUP), on the first request that reads it.
+    let built = { version: app.pipelines.version, catalogue: buildCatalogue(context) };
+    const current = (): Catalogue => {
+      const { version } = app.pipelines;
+      if (built.version !== version) {
+        const ctx = { ...context, tools: app.pipelines.tools, policies: app.pipelines.policies };
+        built = { version, catalogue: buildCatalogue(ctx) };
+      }
+      return built.catalogue;
+    };
+    app.decorate('catalogue', { getter: current });
 
     const send = (request: FastifyRequest, reply: FastifyReply, doc: Served) => {
       reply.header('ETag', doc.etag).header('Cache-Control', 'public, max-age=60');
@@ -74,15 +83,15 @@ export default fp(
     // Each route at the path and with the answers of its declaration (src/catalogue/route-docs.ts).
     const get = (doc: RouteDoc, handler: (req: FastifyRequest, reply: FastifyReply) => FastifyReply) =>
       app.get(routePath(doc.url), { schema: routeSchema(doc) }, handler);
-    get(ROUTE_DOCS.skillsIndex, (req, reply) => send(req, reply, catalogue.index));
-    get(ROUTE_DOCS.skillsBundle, (req, reply) => send(req, reply, catalogue.bundle));
-    get(ROUTE_DOCS.openapiJson, (req, reply) => send(req, reply, catalogue.openapiJson));
-    get(ROUTE_DOCS.openapiYaml, (req, reply) => send(req, reply, catalogue.openapiYaml()));
+    get(ROUTE_DOCS.skillsIndex, (req, reply) => send(req, reply, current().index));
+    get(ROUTE_DOCS.skillsBundle, (req, reply) => send(req, reply, current().bundle));
+    get(ROUTE_DOCS.openapiJson, (req, reply) => send(req, reply, current().openapiJson));
+    get(ROUTE_DOCS.openapiYaml, (req, reply) => send(req, reply, current().openapiYaml()));
     // `/api/tools/:toolId.json`: other paths under /api/tools/ (GET of the batch path) reach the
     // not-found handler, which answers 405 with Allow where the path takes other methods.
     get(ROUTE_DOCS.descriptor, (req, reply) => {
       const { toolId } = req.params as { toolId: string };
-      const doc = catalogue.descriptors.get(toolId);
+      const doc = current().descriptors.get(toolId);
       if (!doc)
         throw new HubError(
           'INVALID_INPUT',
@@ -92,7 +101,7 @@ export default fp(
       return send(req, reply, doc);
     });
     const skill = (req: FastifyRequest, reply: FastifyReply) => {
-      const doc = catalogue.markdown.get(req.url.split('?')[0] ?? '');
+      const doc = current().markdown.get(req.url.split('?')[0] ?? '');
       if (!doc) throw new HubError('INVALID_INPUT', `no skill file ${req.url}`, { status: 404 });
       return send(req, reply, doc);
     };
@@ -101,7 +110,8 @@ export default fp(
 
     await app.register(swagger, {
       mode: 'static',
-      specification: { document: forSwaggerUi(catalogue.openapi) },
+      // The document as at boot: /docs is a reader's view; /api/openapi.json follows SIGHUP.
+      specification: { document: forSwaggerUi(built.catalogue.openapi) },
     });
     // Swagger UI under the tool pages' policy (docs/api.md, "Tool pages"); DOCS_HEADERS says why it fits.
     await app.register(async (docs) => {
@@ -112,5 +122,5 @@ export default fp(
       await docs.register(swaggerUi, { routePrefix: '/docs' });
     });
   },
-  { name: 'toolhub-catalogue', dependencies: ['toolhub-facade'] },
+  { name: 'toolhub-catalogue', dependencies: ['toolhub-facade', 'toolhub-pipelines'] },
 );

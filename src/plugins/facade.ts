@@ -10,7 +10,7 @@ declare module 'fastify' {
   }
 }
 
-/** `app.facade`: the run facade, built from the limits, the pool, the result cache and the metrics. */
+/** `app.facade`: the run facade, built from the limits, the pool, the result cache, the metrics and the named pipelines. */
 export default fp(
   async (app) => {
     const { tools, policies } = app;
@@ -26,6 +26,8 @@ export default fp(
         metrics: app.metrics,
         cache: new RunCache(tools, app.resultCache, app.metrics),
         runMemory: app.runMemory,
+        pipelines: app.pipelines,
+        pipelineTimeoutMs: app.hubConfig.env.PIPELINE_TIMEOUT_MS,
       }),
     );
   },
@@ -37,6 +39,7 @@ export default fp(
       'toolhub-metrics',
       'toolhub-memory-admission',
       'toolhub-result-cache',
+      'toolhub-pipelines',
     ],
   },
 );

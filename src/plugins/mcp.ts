@@ -23,16 +23,36 @@ export interface McpOptions extends MessageArrayBounds {
 /** What the MCP door is made of, from the app's registry and catalogue (the tests build it too). */
 export function mcpParts(app: FastifyInstance): McpParts {
   const version = hubVersion();
-  const tools = mcpTools(app.tools, app.jobs !== null);
-  const resources = mcpResources(app.catalogue);
+  // The tools, named pipelines included: built again once after the pipelines change (SIGHUP).
+  const build = () => {
+    const tools = mcpTools(app.pipelines.tools, app.jobs !== null);
+    const resources = mcpResources(app.catalogue);
+    return {
+      version: app.pipelines.version,
+      tools,
+      resources,
+      listings: mcpListings(tools, resources, MCP_RESOURCE_TEMPLATES),
+    };
+  };
+  let built = build();
+  const current = () => {
+    if (built.version !== app.pipelines.version) built = build();
+    return built;
+  };
   return {
     facade: app.facade,
     jobs: app.jobs,
     taskTtlMs: app.hubConfig.env.JOBS_RESULT_TTL_SEC * 1000,
     identity: serverIdentity(version),
-    tools,
-    resources,
-    listings: mcpListings(tools, resources, MCP_RESOURCE_TEMPLATES),
+    get tools() {
+      return current().tools;
+    },
+    get resources() {
+      return current().resources;
+    },
+    get listings() {
+      return current().listings;
+    },
     version,
   };
 }
@@ -102,6 +122,12 @@ export default fp(
   },
   {
     name: 'toolhub-mcp',
-    dependencies: ['toolhub-facade', 'toolhub-catalogue', 'toolhub-limits', 'toolhub-jobs'],
+    dependencies: [
+      'toolhub-facade',
+      'toolhub-catalogue',
+      'toolhub-limits',
+      'toolhub-jobs',
+      'toolhub-pipelines',
+    ],
   },
 );

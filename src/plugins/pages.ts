@@ -6,6 +6,7 @@ import { ASSET_PREFIX, loadAssets } from '../pages/assets.js';
 import { readExample, tryItModel } from '../pages/form-model.js';
 import { renderIndex } from '../pages/index-page.js';
 import { renderNotFound, renderToolPage } from '../pages/tool-page.js';
+import type { RegisteredTool } from '../registry.js';
 
 /**
  * Nothing but the hub's own scripts, styles and data: URL images; the Markdown preview is a
@@ -51,22 +52,31 @@ export default fp(
     const opts = app.hubConfig;
     const assets = loadAssets();
     if (assets.missing) app.log.warn('the tool pages have no script or stylesheet: run `npm run build`');
-    const index = page(renderIndex(app.tools, assets.urls));
-    const pages = new Map<string, Page>();
-    for (const [id, { def, docsDir }] of app.tools) {
-      const policy = app.policies.get(id)!;
-      const body = renderToolPage({
-        def,
-        policy,
-        callable: opts.runsEnabled && policy.enabled,
-        keyRequired: app.apiKeys !== null,
-        model: tryItModel(def, readExample(def, docsDir)),
-        tools: app.tools,
-        baseUrl: opts.baseUrl,
-        assets: assets.urls,
-      });
-      pages.set(id, page(body));
-    }
+    // Rendered again once after the named pipelines change (SIGHUP), on the first request after.
+    const render = () => {
+      const tools = app.pipelines.tools;
+      const pages = new Map<string, Page>();
+      for (const [id, tool] of tools) {
+        const policy = app.pipelines.policies.get(id)!;
+        const body = renderToolPage({
+          def: tool.def,
+          policy,
+          callable: opts.runsEnabled && policy.enabled,
+          keyRequired: app.apiKeys !== null,
+          model: tryItModel(tool.def, exampleOf(tool)),
+          tools,
+          baseUrl: opts.baseUrl,
+          assets: assets.urls,
+        });
+        pages.set(id, page(body));
+      }
+      return { version: app.pipelines.version, index: page(renderIndex(tools, assets.urls)), pages };
+    };
+    let rendered = render();
+    const current = () => {
+      if (rendered.version !== app.pipelines.version) rendered = render();
+      return rendered;
+    };
 
     const send = (request: FastifyRequest, reply: FastifyReply, doc: Page) => {
       reply.headers(PAGE_HEADERS).header('ETag', doc.etag).header('Cache-Control', 'no-cache');
@@ -86,9 +96,9 @@ export default fp(
     };
 
     app.get('/', (_request, reply) => reply.redirect('/tools/', 302));
-    app.get('/tools/', (request, reply) => send(request, reply, index));
+    app.get('/tools/', (request, reply) => send(request, reply, current().index));
     app.get<{ Params: { toolId: string } }>('/tools/:toolId/', (request, reply) => {
-      const doc = pages.get(request.params.toolId);
+      const doc = current().pages.get(request.params.toolId);
       return doc ? send(request, reply, doc) : notFound(request, reply);
     });
     app.get('/tools/*', notFound);
@@ -103,5 +113,18 @@ export default fp(
         .send(asset.body);
     });
   },
-  { name: 'toolhub-pages', dependencies: ['toolhub-facade', 'toolhub-api-keys'] },
+  { name: 'toolhub-pages', dependencies: ['toolhub-facade', 'toolhub-api-keys', 'toolhub-pipelines'] },
 );
+
+/** The page's example: a tool's examples/basic.json, a named pipeline's `example` (its named fields). */
+function exampleOf(tool: RegisteredTool): { mode: string; fields: Record<string, string> } {
+  const { def, generated } = tool;
+  if (!generated) return readExample(def, tool.docsDir);
+  const fields = Object.fromEntries(
+    Object.entries(generated.example ?? {}).map(([k, v]) => [
+      k,
+      typeof v === 'string' ? v : JSON.stringify(v),
+    ]),
+  );
+  return { mode: def.modes[0]!, fields };
+}

@@ -17,6 +17,7 @@ const SURFACES: Record<string, string> = {
   '/api/tools/batch/': 'batch',
   '/api/jobs/': 'job',
   '/mcp': 'mcp',
+  '/api/pipelines/run': 'pipeline',
 };
 const surfaceOf = (route: string | undefined) => (route && SURFACES[route]) || 'dedicated';
 

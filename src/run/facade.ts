@@ -10,6 +10,9 @@ import { type RateReport, rateReport } from '../limits/rate-report.js';
 import type { Usage } from '../limits/usage.js';
 import { usageReport } from '../limits/usage-report.js';
 import type { HubMetrics } from '../metrics.js';
+import type { PipelineStep } from '../pipelines/check.js';
+import type { PipelineSet } from '../pipelines/pipeline-set.js';
+import type { NamedPipeline } from '../pipelines/pipeline-tool.js';
 import type { RunOutcome } from '../pool/outcome.js';
 import type { PoolRun } from '../pool/pool.js';
 import type { RegisteredTool } from '../registry.js';
@@ -19,6 +22,7 @@ import type { ToolSpec } from '../shared/tool-def.js';
 import { tracingOn } from '../telemetry/spans.js';
 import { hitOutcome, onlyIfCachedMiss } from './cache-answers.js';
 import { inputBytes, type ResolvedInput, validateInput } from './input.js';
+import { runPipeline } from './pipeline-run.js';
 import type { RunMemory } from './run-memory.js';
 import { logFailure, roundMs, runRecord, toRunError } from './run-report.js';
 import { traceCheck, traceLookup, tracePool, traceRun } from './run-spans.js';
@@ -38,6 +42,10 @@ export interface FacadeParts {
   cache: RunCache;
   /** Runs reserve their working memory here before the pool (src/run/run-memory.ts); null: off. */
   runMemory?: RunMemory | null;
+  /** The named pipelines, served as tools (src/pipelines/pipeline-set.ts); null: none. */
+  pipelines?: PipelineSet | null;
+  /** PIPELINE_TIMEOUT_MS: the most wall time of one pipeline. */
+  pipelineTimeoutMs?: number;
 }
 
 /** A run checked and addressed but not yet admitted: what prepare() hands to execute(). */
@@ -50,6 +58,8 @@ export interface PreparedRun {
   meta: RunMeta;
   /** Its content key and ETag; null when the tool is not deterministic for this input. */
   address: RunAddress | null;
+  /** A named pipeline's run: its steps are runs of their own (src/run/pipeline-run.ts). */
+  pipeline?: NamedPipeline;
 }
 
 export type Prepared = { ok: true; run: PreparedRun } | { ok: false; error: HubError };
@@ -70,6 +80,42 @@ export class RunFacade {
 
   get tools(): Map<string, RegisteredTool> {
     return this.parts.tools;
+  }
+
+  /** Whether `id` is served: a tool's or a named pipeline's. */
+  knows(id: string): boolean {
+    return this.parts.tools.has(id) || this.parts.pipelines?.get(id) !== undefined;
+  }
+
+  /** The tools and the named pipelines as they are now (the pipelines change on SIGHUP). */
+  get served(): Map<string, RegisteredTool> {
+    return this.parts.pipelines?.tools ?? this.parts.tools;
+  }
+
+  /**
+   * An ad hoc pipeline (POST /api/pipelines/run), its definition already checked: each step a
+   * run under the caller's limits (docs/api.md, "Pipelines").
+   */
+  runSteps(
+    call: Omit<RunCall, 'toolId' | 'resolve'>,
+    steps: readonly PipelineStep[],
+    input: Record<string, unknown>,
+  ): Promise<RunResult> {
+    const meta: RunMeta = {
+      toolId: 'pipeline',
+      requestId: call.requestId,
+      surface: call.surface,
+      source: call.source,
+      timeoutMs: this.pipelineTimeoutMs,
+      durationMs: 0,
+      queuedMs: 0,
+    };
+    const whole: RunCall = { ...call, toolId: 'pipeline', resolve: () => ({ mode: 'run', input }) };
+    return runPipeline({ steps, input, call: whole, meta }, (c) => this.run(c));
+  }
+
+  private get pipelineTimeoutMs(): number {
+    return this.parts.pipelineTimeoutMs ?? 30_000;
   }
 
   /** The caller's usage of every tool's limits under its tier (GET /api/usage, MCP `toolhub://usage`). */
@@ -96,7 +142,9 @@ export class RunFacade {
   prepare(call: RunCall): Prepared {
     const tool = this.parts.tools.get(call.toolId);
     if (!tool) {
-      const known = [...this.parts.tools.keys()].join(', ');
+      const pipeline = this.parts.pipelines?.get(call.toolId);
+      if (pipeline) return this.preparePipeline(call, pipeline);
+      const known = [...this.served.keys()].join(', ');
       return {
         ok: false,
         error: new HubError('INVALID_INPUT', `unknown toolId ${quote(call.toolId)}; known: ${known}`),
@@ -109,7 +157,9 @@ export class RunFacade {
       requestId: call.requestId,
       surface: call.surface,
       source: call.source,
-      timeoutMs: policy.timeoutMs,
+      // A pipeline's step runs under what is left of the pipeline's time, when that is less.
+      timeoutMs:
+        call.timeoutCapMs === undefined ? policy.timeoutMs : Math.min(policy.timeoutMs, call.timeoutCapMs),
       durationMs: 0,
       queuedMs: 0,
     };
@@ -132,6 +182,36 @@ export class RunFacade {
     }
   }
 
+  /** A named pipeline's call, checked as a tool's is: switches, input size, its input schema. */
+  private preparePipeline(call: RunCall, pipeline: NamedPipeline): Prepared {
+    const { def } = pipeline.tool;
+    const policy = pipeline.policy;
+    const meta: RunMeta = {
+      toolId: def.id,
+      requestId: call.requestId,
+      surface: call.surface,
+      source: call.source,
+      timeoutMs: this.pipelineTimeoutMs,
+      durationMs: 0,
+      queuedMs: 0,
+    };
+    try {
+      checkSwitches(this.parts.runsEnabled, def, policy, call.surface);
+      const resolved = call.resolve(def);
+      meta.mode = resolved.mode;
+      const bytes = inputBytes(resolved);
+      if (bytes > policy.inputMaxBytes)
+        throw new HubError(
+          'INPUT_TOO_LARGE',
+          `input is ${bytes} bytes; ${def.id} accepts at most ${policy.inputMaxBytes}`,
+        );
+      validateInput(def, this.parts.pipelines!.validator(def.id)!, resolved);
+      return { ok: true, run: { call, def, policy, resolved, bytes, meta, address: null, pipeline } };
+    } catch (err) {
+      return this.fail(call, def.id, meta, undefined, err);
+    }
+  }
+
   /**
    * Admits and answers a prepared run. `validated`: the caller holds the current result
    * (If-None-Match named its ETag), so the answer is 304 and nothing runs. A hit, like a 304
@@ -139,6 +219,10 @@ export class RunFacade {
    * a computation the call's Cache-Control forced is a run like any other (docs/api.md).
    */
   execute(p: PreparedRun, validated = false): Promise<RunResult> {
+    if (p.pipeline) {
+      const run = { steps: p.pipeline.steps, input: p.resolved.input, call: p.call, meta: p.meta };
+      return runPipeline(run, (c) => this.run(c));
+    }
     return tracingOn()
       ? traceRun(p.call, p.def.id, p.resolved.mode, () => this.executeNow(p, validated))
       : this.executeNow(p, validated);
@@ -229,7 +313,7 @@ export class RunFacade {
         toolId: p.def.id,
         mode: p.resolved.mode,
         input: p.resolved.input,
-        timeoutMs: p.policy.timeoutMs,
+        timeoutMs: p.meta.timeoutMs,
         bytes: p.bytes,
       };
       outcome = tracingOn() ? await tracePool(run, this.parts.pool) : await this.parts.pool.run(run);

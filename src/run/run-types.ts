@@ -30,6 +30,8 @@ export interface RunCall {
   ifNoneMatch?: string | string[] | undefined;
   /** HTTP Cache-Control (and Pragma) directives for the result cache; MCP has none (docs/api.md, "Result cache and ETags"). */
   cacheControl?: CacheDirectives | undefined;
+  /** A pipeline's step: its deadline is at most this (what is left of PIPELINE_TIMEOUT_MS). */
+  timeoutCapMs?: number;
 }
 
 /**
