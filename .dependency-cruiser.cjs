@@ -11,7 +11,7 @@
  *            process's link to the primary of HUB_PROCESSES, the traces (src/telemetry/)
  *   engine   the limits, the pool, the result cache, the metrics and the run facade over them,
  *            the jobs (queue, webhooks) and the Idempotency-Key store over the facade, the
- *            pipelines' definition check
+ *            pipelines (their check, the named ones served as tools)
  *   content  what is derived from the tools and the facade: the generated docs, the
  *            catalogue (with the route declarations the OpenAPI document describes), the
  *            tool pages, MCP

@@ -28,6 +28,8 @@ COPY --from=build /app/dist ./dist
 # examples/ from the source tree's layout (src/paths.ts): tools/ holds only those here.
 COPY skills ./skills
 COPY --from=build /app/tool-docs ./tools
+# The example pipelines (docs/api.md#pipelines), served where PIPELINES_FILE names them.
+COPY pipelines ./pipelines
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \

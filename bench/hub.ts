@@ -16,9 +16,10 @@ export interface HubConfig {
    * its timeoutMs and in-flight caps stay the defaults. `cached`: `fast` with token-counter's
    * result cache on (`cacheTtlSec` 300), so a repeated input is answered from the cache.
    * `quota`: `fast` with token-counter's quotas per day and month set, too high to refuse, so
-   * every run's decision also counts and checks them (in the same script call).
+   * every run's decision also counts and checks them (in the same script call). `pipelines`:
+   * the tools of the example pipelines (pipelines/examples.yaml) never reject.
    */
-  policy: 'fast' | 'timeouts' | 'cached' | 'quota';
+  policy: 'fast' | 'timeouts' | 'cached' | 'quota' | 'pipelines';
   /** Further settings (the jobs stage's JOBS_CONCURRENCY). */
   env?: Record<string, string>;
 }
@@ -44,6 +45,17 @@ const POLICIES: Record<HubConfig['policy'], object> = {
         quota: { runsPerDay: 1e12, computeMsPerDay: 1e12, runsPerMonth: 1e12, computeMsPerMonth: 1e12 },
       },
     },
+  },
+  pipelines: {
+    tools: Object.fromEntries(
+      [
+        'format-detective',
+        'schema-generator',
+        'structured-output-validator',
+        'html-markdown',
+        'token-counter',
+      ].map((id) => [id, NEVER_REJECT]),
+    ),
   },
   timeouts: {
     tools: {

@@ -12,6 +12,7 @@ import { type HubContext, hubIndexBytes, writePolicyFiles } from './hub.js';
 import { type JobsFigures, jobsTable, measureJobs } from './jobs.js';
 import { describeMachine, loadNow, machineLine } from './machine.js';
 import { parseOptions } from './options.js';
+import { measurePipelines, type PipelineFigures, pipelinesTable } from './pipelines.js';
 import { killAllNow, StartError, startServer, stopAll } from './processes.js';
 import { computeRatios, type SoakFigures } from './ratios.js';
 import { costTable, markdownReport, ratioTable, type SoakRecord, scenarioTable } from './report-md.js';
@@ -60,6 +61,7 @@ let boot: BootFigures | null = null;
 let firstRuns: FirstRun[] | null = null;
 let scaling: ScalingRow[] | null = null;
 let jobs: JobsFigures[] | null = null;
+let pipelines: PipelineFigures[] | null = null;
 const tmp = await mkdtemp(join(tmpdir(), 'toolhub-bench-'));
 
 log(`Tool Hub benchmark: ${machineLine(machine)}`);
@@ -111,6 +113,11 @@ try {
     for (const concurrency of opts.quick ? [4] : [4, 16])
       jobs.push(await measureJobs(hub, servers.redisPids[0] ?? null, n, 32, concurrency));
     log(`jobs against synchronous runs (token-counter, 32 clients):\n${jobsTable(jobs)}\n`);
+  }
+  // A pipeline against its steps sent one by one by the client, side by side.
+  if (opts.only.length === 0 || opts.only.includes('pipelines')) {
+    pipelines = await measurePipelines(hub, root, opts.quick ? 100 : 500);
+    log(`pipelines against their steps called one by one (8 clients):\n${pipelinesTable(pipelines)}\n`);
   }
   if (opts.scaling.length > 0) {
     log(`scaling: HUB_PROCESSES ${opts.scaling.join(', ')} beside as many bare fastify processes`);
@@ -180,7 +187,7 @@ const title = `Tool Hub: ratios against the issue-5 targets, ${date}${opts.quick
 const files: [string, string][] = [
   [
     `${date}.json`,
-    `${JSON.stringify({ machine, options: opts, scenarios: scenarios.map(describeScenario), runs, summaries, ratios, boot, firstRuns, scaling, jobs, soak: soak?.record ?? null, problems }, null, 2)}\n`,
+    `${JSON.stringify({ machine, options: opts, scenarios: scenarios.map(describeScenario), runs, summaries, ratios, boot, firstRuns, scaling, jobs, pipelines, soak: soak?.record ?? null, problems }, null, 2)}\n`,
   ],
   [
     `${date}.md`,
@@ -196,6 +203,7 @@ const files: [string, string][] = [
     }) +
       (firstRuns ? `\n## First runs\n\n${firstRunTable(firstRuns)}\n` : '') +
       (jobs ? `\n## Jobs against synchronous runs\n\n${jobsTable(jobs)}\n` : '') +
+      (pipelines ? `\n## Pipelines against their steps one by one\n\n${pipelinesTable(pipelines)}\n` : '') +
       (scaling ? `\n## Scaling (HUB_PROCESSES)\n\n${scalingTable(scaling)}\n` : ''),
   ],
   [svgName, ratioChart(ratios, title, machineLine(machine))],

@@ -1,3 +1,4 @@
+import { isPipelineSpec } from '../pipelines/pipeline-tool.js';
 import type { ToolEndpoint, ToolSpec } from '../shared/tool-def.js';
 import { CACHE_CONTROL, IDEMPOTENCY_KEY, IF_NONE_MATCH, ref, runResponses } from './openapi-responses.js';
 
@@ -47,7 +48,10 @@ export function toolSchemas(defs: ToolSpec[]): Record<string, unknown> {
         ok: { const: true },
         result: ref(resultName(def)),
         runtime: { allOf: [ref('Runtime'), { type: 'object', properties: { toolId: { const: def.id } } }] },
+        // A named pipeline's answer carries its rate report: the runs it spent (docs/api.md, "Pipelines").
+        ...(isPipelineSpec(def) ? { rateLimit: ref('RateLimit') } : {}),
       },
+      ...(isPipelineSpec(def) ? { required: ['ok', 'result', 'runtime', 'rateLimit'] } : {}),
     };
   }
   // anyOf, not oneOf: the successes differ only in runtime.toolId, which OpenAPI's

@@ -57,7 +57,7 @@ export const PIPELINE_RUN_ROUTE_DOC: RouteDoc = {
     200: {
       description:
         "Every step succeeded: the last step's result; runtime.pipeline lists each step's run, rateLimit.runs the runs spent",
-      schema: ref('ToolRunSuccessByTool'),
+      schema: ref('PipelineRunSuccess'),
       prebuilt: true,
       headers: { ...RUN_HEADERS },
     },

@@ -19,6 +19,18 @@ export const RESPONSE_SCHEMAS = {
       runtime: { $ref: '#/components/schemas/Runtime' },
     },
   },
+  PipelineRunSuccess: {
+    type: 'object',
+    description:
+      "A pipeline's success (docs/api.md, \"Pipelines\"): the last step's result, each step's run in runtime.pipeline, the runs it spent in rateLimit.runs",
+    required: ['ok', 'result', 'runtime', 'rateLimit'],
+    properties: {
+      ok: { const: true },
+      result: { ...freeForm, description: "The last step's result" },
+      runtime: { $ref: '#/components/schemas/Runtime' },
+      rateLimit: { $ref: '#/components/schemas/RateLimit' },
+    },
+  },
   ToolRunError: {
     type: 'object',
     required: ['ok', 'error', 'errorCode'],

@@ -17,7 +17,7 @@ const CSV_TO_STRICT_SCHEMA = {
     {
       toolId: 'structured-output-validator',
       mode: 'schema',
-      input: { schema: { $from: '/steps/1/result/schema' }, provider: 'openai' },
+      input: { schema: { $from: '/steps/1/result/schema' }, provider: 'openai-strict' },
     },
   ],
 };

@@ -171,7 +171,7 @@ function readPipelines(path: string, sources: PipelineSources): Map<string, Name
     if (entry.example !== undefined) {
       const validate = compileValidators(new Map([[entry.id, named.tool]])).get(entry.id)!;
       if (!validate(structuredClone(entry.example)))
-        throw new PipelineFileError(`${at}: example: ${fileProblem(validate.errors, 'example')}`);
+        throw new PipelineFileError(`${at}: ${fileProblem(validate.errors, 'example')}`);
     }
     byId.set(entry.id, named);
   }
@@ -181,7 +181,9 @@ function readPipelines(path: string, sources: PipelineSources): Map<string, Name
 function fileProblem(errors: ErrorObject[] | null | undefined, root = 'file'): string {
   const e = errors?.[0];
   if (!e) return 'invalid';
-  const at = e.instancePath ? e.instancePath.slice(1).replaceAll('/', '.') : root;
+  const path = e.instancePath.slice(1).replaceAll('/', '.');
+  // The file's own paths start at its root (pipelines.0.id); an example's are named under it.
+  const at = root === 'file' ? path || root : path ? `${root}.${path}` : root;
   if (e.keyword === 'additionalProperties')
     return `${at}: unknown field "${(e.params as { additionalProperty: string }).additionalProperty}"`;
   return `${at} ${e.message ?? 'is invalid'}`;

@@ -31,6 +31,10 @@ export const PIPELINE_MODE = 'run';
 /** Where a named pipeline is served: its dedicated route (`POST /api/pipelines/<id>/`). */
 export const pipelinePath = (id: string) => `/api/pipelines/${id}/`;
 
+/** Whether a spec is a named pipeline's (its one endpoint is under /api/pipelines/). */
+export const isPipelineSpec = (def: ToolSpec) =>
+  def.endpoints.every((ep) => ep.path.startsWith('/api/pipelines/'));
+
 /**
  * A checked pipeline as a tool (docs/api.md, "Pipelines"): its input schema is the pipeline's
  * unbound fields, its output schema the last step's, its one mode `run`, its dedicated route

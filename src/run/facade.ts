@@ -141,25 +141,26 @@ export class RunFacade {
   /** Everything a run is checked for before it costs anything (a batch request's If-None-Match reads the addresses). */
   prepare(call: RunCall): Prepared {
     const tool = this.parts.tools.get(call.toolId);
-    if (!tool) {
-      const pipeline = this.parts.pipelines?.get(call.toolId);
-      if (pipeline) return this.preparePipeline(call, pipeline);
+    // A named pipeline is checked as a tool is; its steps are checked as runs of their own.
+    const pipeline = tool ? undefined : this.parts.pipelines?.get(call.toolId);
+    if (!tool && !pipeline) {
       const known = [...this.served.keys()].join(', ');
       return {
         ok: false,
         error: new HubError('INVALID_INPUT', `unknown toolId ${quote(call.toolId)}; known: ${known}`),
       };
     }
-    const def = tool.def;
-    const policy = this.tierPolicies.get(def.id, call.tier);
+    const def = tool ? tool.def : pipeline!.tool.def;
+    const policy = tool ? this.tierPolicies.get(def.id, call.tier) : pipeline!.policy;
     const meta: RunMeta = {
       toolId: def.id,
       requestId: call.requestId,
       surface: call.surface,
       source: call.source,
       // A pipeline's step runs under what is left of the pipeline's time, when that is less.
-      timeoutMs:
-        call.timeoutCapMs === undefined ? policy.timeoutMs : Math.min(policy.timeoutMs, call.timeoutCapMs),
+      timeoutMs: pipeline
+        ? this.pipelineTimeoutMs
+        : Math.min(policy.timeoutMs, call.timeoutCapMs ?? policy.timeoutMs),
       durationMs: 0,
       queuedMs: 0,
     };
@@ -174,39 +175,12 @@ export class RunFacade {
           `input is ${bytes} bytes; ${def.id} accepts at most ${policy.inputMaxBytes}`,
         );
       }
-      validateInput(def, this.parts.validators.get(def.id)!, resolved);
+      const validator = tool ? this.parts.validators.get(def.id) : this.parts.pipelines!.validator(def.id);
+      validateInput(def, validator!, resolved);
+      if (pipeline)
+        return { ok: true, run: { call, def, policy, resolved, bytes, meta, address: null, pipeline } };
       const address = this.parts.cache.addressOf(def, resolved.mode, resolved.input);
       return { ok: true, run: { call, def, policy, resolved, bytes, meta, address } };
-    } catch (err) {
-      return this.fail(call, def.id, meta, undefined, err);
-    }
-  }
-
-  /** A named pipeline's call, checked as a tool's is: switches, input size, its input schema. */
-  private preparePipeline(call: RunCall, pipeline: NamedPipeline): Prepared {
-    const { def } = pipeline.tool;
-    const policy = pipeline.policy;
-    const meta: RunMeta = {
-      toolId: def.id,
-      requestId: call.requestId,
-      surface: call.surface,
-      source: call.source,
-      timeoutMs: this.pipelineTimeoutMs,
-      durationMs: 0,
-      queuedMs: 0,
-    };
-    try {
-      checkSwitches(this.parts.runsEnabled, def, policy, call.surface);
-      const resolved = call.resolve(def);
-      meta.mode = resolved.mode;
-      const bytes = inputBytes(resolved);
-      if (bytes > policy.inputMaxBytes)
-        throw new HubError(
-          'INPUT_TOO_LARGE',
-          `input is ${bytes} bytes; ${def.id} accepts at most ${policy.inputMaxBytes}`,
-        );
-      validateInput(def, this.parts.pipelines!.validator(def.id)!, resolved);
-      return { ok: true, run: { call, def, policy, resolved, bytes, meta, address: null, pipeline } };
     } catch (err) {
       return this.fail(call, def.id, meta, undefined, err);
     }
