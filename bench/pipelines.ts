@@ -43,7 +43,7 @@ const CASES: { id: string; body: (i: number) => object; steps: Step[] }[] = [
       { path: '/api/format-detective/convert/', body: (_l, i) => ({ input: yaml(i), to: 'json' }) },
       { path: '/api/schema-generator/', body: (l) => ({ sample: l!.output, mode: 'strict' }) },
       {
-        path: '/api/structured-output-validator/',
+        path: '/api/schema-validator/',
         body: (l) => ({ schema: l!.schema, mode: 'schema', provider: 'openai-strict' }),
       },
     ],

@@ -293,6 +293,55 @@ describe('limits, failures and bounds', () => {
   });
 });
 
+describe('a hostile client', () => {
+  it('gets a 400 with a short message for junk, and the hub keeps answering', async () => {
+    const junk: unknown[] = [
+      [],
+      'steps',
+      { steps: 'x' },
+      { steps: [] },
+      { steps: Array.from({ length: 10_000 }, () => ({})) },
+      { steps: [{ toolId: 'x'.repeat(100_000), input: {} }] },
+      { steps: [{ toolId: 'token-counter', input: { text: { $from: 5 } } }] },
+      { steps: [{ toolId: 'token-counter', input: { text: { $from: '/input/a', extra: 1 } } }] },
+      { steps: [{ toolId: 'token-counter', input: { text: { $from: `/${'a/'.repeat(5000)}` } } }] },
+      { steps: [{ toolId: 'token-counter', input: { text: 'x' } }], input: [] },
+      { steps: [{ toolId: 'token-counter', input: { text: 'x' } }], other: 1 },
+      { steps: [{ toolId: 'token-counter', input: { text: 'x' } }], source: 'nope' },
+    ];
+    for (const body of junk) {
+      const res = await post('/api/pipelines/run', body);
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(res.body.errorCode).toBe('INVALID_INPUT');
+      expect(res.body.error.length).toBeLessThan(600);
+    }
+    // A literal nested 500 levels deep is a literal: the tool's schema refuses it, nothing breaks.
+    let deep: unknown = 'x';
+    for (let i = 0; i < 500; i++) deep = { a: deep };
+    const nested = await post('/api/pipelines/run', {
+      steps: [{ toolId: 'schema-generator', input: { sample: deep } }],
+    });
+    expect(nested.status).toBe(400);
+    expect(
+      (await post('/api/pipelines/run', { steps: [{ toolId: 'token-counter', input: { text: 'ok' } }] }))
+        .status,
+    ).toBe(200);
+  });
+
+  it('cannot spend more than its limits: ten steps of one tool are ten runs of it', async () => {
+    const key = { authorization: `Bearer ${RATE_KEY}` };
+    // RATE_KEY spent token-counter's 4 an hour above, or spends them here: either way no
+    // pipeline gets a fifth run of it.
+    const res = await post(
+      '/api/pipelines/run',
+      { steps: Array.from({ length: 10 }, () => ({ toolId: 'token-counter', input: { text: 'again' } })) },
+      key,
+    );
+    expect(res.status).toBe(429);
+    expect(res.body.runtime.pipeline.failedStep.index).toBeLessThanOrEqual(4);
+  });
+});
+
 describe('the shipped examples', () => {
   it('sample-to-strict-schema: a YAML object becomes a strict schema OpenAI takes', async () => {
     const res = await post('/api/pipelines/sample-to-strict-schema/', {
