@@ -82,7 +82,7 @@ describe("the README's commands", () => {
       const r = bash(line.replaceAll('http://localhost:8080', hub!.base));
       expect(r.status, `${line}\n${r.stderr}`).toBe(0);
       const answer = JSON.parse(r.stdout) as { ok?: boolean };
-      if (line.includes('/api/tools/run/') || line.includes('-X POST'))
+      if (line.includes('/api/tools/run/') || line.includes('/api/pipelines/') || line.includes('-X POST'))
         expect(answer, line).toMatchObject({ ok: true });
       if (line.includes('/api/jobs/')) {
         expect(answer, line).toMatchObject({ id: expect.stringMatching(/^job_/), kind: 'run' });
