@@ -52,7 +52,13 @@ beforeAll(async () => {
         },
       ),
       // token-counter's rate limit is tight: the per-step counting test spends it.
-      POLICY_FILE: await policyFile({ tools: { 'token-counter': { limit: 4, burst: 0, windowSec: 3600 } } }),
+      // schema-generator's results are cached: a step can be a cache hit like any run.
+      POLICY_FILE: await policyFile({
+        tools: {
+          'token-counter': { limit: 4, burst: 0, windowSec: 3600 },
+          'schema-generator': { cacheTtlSec: 600 },
+        },
+      }),
     },
     true,
   );
@@ -236,11 +242,27 @@ describe('limits, failures and bounds', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  it("caches a step's result like any run of its tool, and still spends the run", async () => {
+    const input = { ...INPUT, example: { cached: true, n: 1 } };
+    const first = await post(`/api/pipelines/${ID}/`, input);
+    const again = await post(`/api/pipelines/${ID}/`, input);
+    expect(again.body.result).toEqual(first.body.result);
+    expect(first.body.runtime.pipeline.steps[0].cached).toBeUndefined();
+    expect(again.body.runtime.pipeline.steps[0].cached).toBe(true);
+    // structured-output-validator has no cache here: it ran again.
+    expect(again.body.runtime.pipeline.steps[1].cached).toBeUndefined();
+    expect(again.body.rateLimit.runs).toBe(2);
+    // The answer as a whole is not a cache entry: no ETag, no Cache-Status.
+    expect(again.headers.get('etag')).toBeNull();
+    expect(again.headers.get('cache-status')).toBeNull();
+  });
+
   it("counts each step against the key's quota", async () => {
     const usage = async () =>
       JSON.parse((await get('/api/usage')).text).quota.day.runs as { used: number; limit: number };
     const before = (await usage()).used;
-    const res = await post(`/api/pipelines/${ID}/`, INPUT);
+    // An input no call has sent: neither step is a cache hit (a hit is not a run of the quota).
+    const res = await post(`/api/pipelines/${ID}/`, { ...INPUT, example: { fresh: 'quota' } });
     expect(res.status).toBe(200);
     expect((await usage()).used).toBe(before + 2);
   });
