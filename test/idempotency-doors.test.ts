@@ -58,7 +58,7 @@ async function jobFinished(a: TestApp, location: string): Promise<void> {
   throw new Error(`${location} did not finish`);
 }
 
-/** The four doors that run tools on POST, each with a body that runs fx-echo once. */
+/** The doors that run tools on POST, each with a body that runs fx-echo once. */
 const DOORS = [
   {
     door: 'generic runtime',
@@ -72,6 +72,11 @@ const DOORS = [
     body: (t: string) => ({ runs: [{ toolId: 'fx-echo', input: { a: t } }] }),
   },
   { door: 'jobs', url: '/api/jobs/', body: (t: string) => ({ toolId: 'fx-echo', input: { a: t } }) },
+  {
+    door: 'ad hoc pipeline',
+    url: '/api/pipelines/run',
+    body: (t: string) => ({ steps: [{ toolId: 'fx-echo', input: { text: t } }] }),
+  },
 ];
 
 describe.each([
