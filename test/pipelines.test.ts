@@ -171,6 +171,13 @@ describe('a named pipeline on every door', () => {
     expect(descriptor.tool.agentContract.dedicated_api.endpoints).toEqual([
       { method: 'POST', path: `/api/pipelines/${ID}/`, summary: 'Check LLM output against an example' },
     ]);
+    // Both inputs are required, so the runtime's b is too: the contract says so.
+    const params = descriptor.tool.agentContract.runtime.queryParams as { name: string; required: boolean }[];
+    expect(params.filter((p) => ['a', 'b', 'c'].includes(p.name)).map((p) => p.required)).toEqual([
+      true,
+      true,
+      false,
+    ]);
     const skill = await get(`/skills/${ID}/SKILL.md`);
     expect(skill.status).toBe(200);
     expect(skill.text).toContain('1. `schema-generator` (mode `draft-07`): sample ← /input/example');

@@ -122,8 +122,8 @@ function runtimeContract(def: ToolSpec, policy: ToolPolicy): Record<string, unkn
     queryParams: [
       { name: 'toolId', required: true, description: `Always '${def.id}'` },
       { name: 'a', required: true, description: slot('a') },
-      { name: 'b', required: false, description: slot('b') },
-      { name: 'c', required: false, description: slot('c') },
+      { name: 'b', required: slotRequired(def, 'b'), description: slot('b') },
+      { name: 'c', required: slotRequired(def, 'c'), description: slot('c') },
       {
         name: 'mode',
         required: false,
@@ -139,4 +139,13 @@ function runtimeContract(def: ToolSpec, policy: ToolPolicy): Record<string, unkn
     exampleGet: `${RUNTIME_PATH}?toolId=${def.id}&a={a}`,
     policy: policyView(policy),
   };
+}
+
+/** Whether every field a slot carries (in any mode) is a required field (a named pipeline's inputs are). */
+function slotRequired(def: ToolSpec, s: 'b' | 'c'): boolean {
+  const required = new Set((def.input.required as string[] | undefined) ?? []);
+  const names = [def.fields[s], ...Object.values(def.fieldsByMode ?? {}).map((f) => f[s])].filter(
+    (n): n is string => typeof n === 'string',
+  );
+  return names.length > 0 && names.every((n) => required.has(n));
 }
