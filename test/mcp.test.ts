@@ -274,5 +274,6 @@ describe('MCP on two replicas sharing Redis', () => {
       await Promise.all(clients.map((c) => c.close()));
       await Promise.all(replicas.map((r) => stopInstance(r)));
     }
-  });
+    // Two hub processes booting at once: past 30 s at load 10 on two cores (a loaded-proof run).
+  }, 120_000);
 });

@@ -291,7 +291,8 @@ describe('traces over OTLP/gRPC', () => {
       await stopInstance(hub);
       await otlp.stop();
     }
-  });
+    // Hub processes started inside the test: past 30 s at load 10 on two cores (a loaded-proof run).
+  }, 120_000);
 });
 
 describe('traces over OTLP/JSON', () => {
@@ -350,5 +351,6 @@ describe('traces over OTLP/JSON', () => {
       await Promise.all([stopInstance(on), stopInstance(off), stopInstance(away)]);
       await otlp.stop();
     }
-  });
+    // Hub processes started inside the test: past 30 s at load 10 on two cores (a loaded-proof run).
+  }, 120_000);
 });
