@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { projectRoot } from '../src/paths.js';
 import { freePort } from './helpers.js';
 
@@ -24,6 +25,23 @@ export interface StartOptions {
   /** Ready on the insurance limiter will do (a Redis that is not there, on purpose). */
   degraded?: boolean;
 }
+
+/**
+ * Every server this test process started and that has not ended. A test that times out while
+ * its servers boot never reaches its `finally` (a loaded-proof run once left a tracing test's
+ * three hubs running for an hour): whatever is still alive when the file's tests end, or when
+ * this process exits, is stopped by its PID here.
+ */
+const live = new Set<ChildProcess>();
+const stopLeftovers = () => {
+  for (const proc of live) {
+    stopping.add(proc);
+    proc.kill('SIGKILL');
+  }
+  live.clear();
+};
+process.once('exit', stopLeftovers);
+afterAll(stopLeftovers);
 
 /** A server that could not bind the port it was given: another process took it first. */
 class PortTaken extends Error {}
@@ -70,7 +88,13 @@ async function startOn(port: number, env: Record<string, string>, opts: StartOpt
   proc.stdout?.on('data', (d) => {
     stdout += String(d);
   });
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  live.add(proc);
+  const exited = new Promise<number | null>((resolve) =>
+    proc.once('exit', (code) => {
+      live.delete(proc);
+      resolve(code);
+    }),
+  );
   // A server that dies of itself (not SIGKILLed by stopInstance, not SIGTERMed by a test that
   // then awaits its exit) says so in the test output, with its last words: a later "fetch
   // failed" or an empty reply is otherwise all a failing run shows.
