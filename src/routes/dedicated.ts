@@ -41,7 +41,7 @@ export default async function dedicatedRoutes(app: FastifyInstance): Promise<voi
   }
 }
 
-function readFields(
+export function readFields(
   request: FastifyRequest,
   method: string,
   endpoint: ToolEndpoint,
@@ -65,7 +65,7 @@ function readFields(
   return body as Record<string, unknown>;
 }
 
-function readSource(request: FastifyRequest): Source {
+export function readSource(request: FastifyRequest): Source {
   const source = (request.query as Record<string, unknown>).source ?? 'api';
   if (!SOURCES.includes(source as Source)) {
     throw new HubError('INVALID_INPUT', `source must be one of: ${SOURCES.join(', ')}`);

@@ -8,6 +8,7 @@ import { fromDedicated } from '../run/input.js';
 import { SOURCES, type Source } from '../run-meta.js';
 import { isObject } from '../shared/is-object.js';
 import { quote } from '../shared/quote.js';
+import { readFields, readSource } from './dedicated.js';
 import { cacheDirectivesOf, sendRun } from './send-run.js';
 
 /**
@@ -74,20 +75,14 @@ export default async function pipelineRoutes(app: FastifyInstance): Promise<void
         { status: 404 },
       );
     }
-    const body = request.body;
-    if (!isObject(body))
-      throw new HubError(
-        'INVALID_INPUT',
-        `the body of POST /api/pipelines/${pipelineId}/ must be a JSON object of named fields`,
-      );
     const endpoint = pipeline.tool.def.endpoints[0]!;
-    const source = (request.query as Record<string, unknown>).source ?? 'api';
-    if (!SOURCES.includes(source as Source))
-      throw new HubError('INVALID_INPUT', `source must be one of: ${SOURCES.join(', ')}`);
+    // A tool's dedicated endpoint reads its named fields and `?source=` the same way.
+    const body = readFields(request, 'POST', endpoint);
+    const source = readSource(request);
     const result = await app.facade.run({
       toolId: pipelineId,
       surface: 'dedicated',
-      source: source as Source,
+      source,
       resolve: (def) => fromDedicated(def, endpoint, body),
       ...callerOf(request),
       requestId: request.id,
